@@ -1,0 +1,57 @@
+"""The ``mjlens`` command line (CONVENTIONS §5). Each sub-command lives in its own module under
+``api.commands`` with ``register(subparsers)``; this module only wires them and maps failures to exit codes:
+0 success, 2 bad arguments or bad input, 1 internal error, with a message on stderr and never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+#: Sub-command modules, in the order ``mjlens --help`` lists them.
+COMMANDS = ("score", "recognize", "photo", "eval", "label", "synth", "train", "serve")
+
+EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad arguments or bad input: exit status 2 with the message on stderr."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # argparse exits 2 as well; keep its wording, drop the traceback path
+        self.print_usage(sys.stderr)
+        print(f"mjlens: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="mjlens", description="Score a mahjong hand from a photo or from its notation.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name in COMMANDS:
+        importlib.import_module(f"api.commands.{name}").register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except UsageError as err:
+        print(f"mjlens {args.command}: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("mjlens: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as err:  # the last line of defence: an internal error, said in one line
+        print(f"mjlens {args.command}: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""One module per ``mjlens`` sub-command, each with ``register(subparsers)``."""

@@ -1,0 +1,84 @@
+"""Command-line flags for the win context and scoring options, shared by ``score`` and ``photo``."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from scoring.engine import RULE_SYSTEMS
+from scoring.hand import Context, context_from_json
+
+from ..cli import UsageError
+
+#: flag -> (context key, help). Boolean flags set the key to true.
+BOOLEAN_FLAGS = {
+    "--self-drawn": ("self_drawn", "won by self-draw (自摸)"),
+    "--last-tile": ("last_tile", "won on the last tile of the wall (海底)"),
+    "--kong": ("kong_replacement", "won on a kong replacement tile (槓上開花)"),
+    "--robbing-kong": ("robbing_kong", "won by robbing a kong (搶槓)"),
+    "--last-of-kind": ("last_of_kind", "the winning tile was the last of its kind (絕張)"),
+    "--heavenly": ("heavenly", "heavenly hand (天胡)"),
+    "--earthly": ("earthly", "earthly hand (地胡)"),
+    "--human": ("human", "human hand (人胡)"),
+}
+
+
+def add_rules_flag(parser) -> None:
+    parser.add_argument("--rules", default="mcr", metavar="RULES",
+                        help=f"rule system: {', '.join(RULE_SYSTEMS)} (default mcr)")
+
+
+def add_context_flags(parser) -> None:
+    group = parser.add_argument_group("win context")
+    for flag, (key, text) in BOOLEAN_FLAGS.items():
+        group.add_argument(flag, dest=f"ctx_{key}", action="store_true", help=text)
+    group.add_argument("--seat", dest="ctx_seat_wind", choices="ESWN", help="seat wind (default E)")
+    group.add_argument("--round", dest="ctx_round_wind", choices="ESWN", help="round wind (default E)")
+    group.add_argument("--dealer", dest="ctx_dealer", action="store_true", default=None, help="the winner is dealer")
+    group.add_argument("--not-dealer", dest="ctx_dealer", action="store_false", help="the winner is not dealer")
+    group.add_argument("--streak", dest="ctx_dealer_streak", type=int, metavar="N", help="dealer streak (連莊)")
+    group.add_argument("--ready", dest="ctx_declared_ready", action="store_true", default=None,
+                       help="declared ready (聽牌)")
+
+
+def add_option_flags(parser) -> None:
+    group = parser.add_argument_group("scoring options")
+    group.add_argument("--house-rules", metavar="FILE", help="TOML file of house rules (values that replace defaults)")
+    group.add_argument("--stakes", metavar="BASE/UNIT", help="Taiwan stakes 底/台值, e.g. 100/20")
+    group.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                       help="a scoring option (repeatable); VALUE is read as JSON when it can be")
+
+
+def context_from_args(args, base: Context | None = None) -> Context:
+    """The context the flags describe, over ``base`` (e.g. the context inside a Hand JSON)."""
+    values: dict[str, Any] = base.to_json() if base else {}
+    for name, value in vars(args).items():
+        if name.startswith("ctx_") and value not in (None, False):
+            values[name[4:]] = value
+    if getattr(args, "ctx_dealer", None) is False:
+        values["dealer"] = False
+    return context_from_json(values)
+
+
+def options_from_args(args) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if args.house_rules:
+        try:
+            options["house_rules"] = tomllib.loads(Path(args.house_rules).read_text(encoding="utf-8"))
+        except OSError as err:
+            raise UsageError(f"cannot read house rules {args.house_rules}: {err.strerror}") from None
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+            raise UsageError(f"house rules {args.house_rules} are not valid TOML: {err}") from None
+    if args.stakes:
+        options["stakes"] = args.stakes
+    for pair in args.option:
+        key, eq, value = pair.partition("=")
+        if not eq or not key:
+            raise UsageError(f"--option wants KEY=VALUE, not {pair!r}")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options

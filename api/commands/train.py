@@ -1,0 +1,14 @@
+"""`mjlens train`."""
+
+from __future__ import annotations
+
+from api.cli import UsageError
+
+
+def register(sub) -> None:
+    parser = sub.add_parser("train", help="(not available in this build)")
+    parser.set_defaults(run=run)
+
+
+def run(args) -> int:
+    raise UsageError("this command is not available in this build")

@@ -1,0 +1,50 @@
+"""Readable terminal output of a score (a table in Chinese or English), for people rather than scripts."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from scoring.hand import Hand
+from scoring.notation import format_hand
+from scoring.result import ScoreResult
+
+LABELS = {
+    "en": {"item": "Item", "value": "Value", "count": "×", "points": "Points", "total": "Total",
+           "excluded": "Not counted", "by": "because of", "settle": "Settlement", "min": "minimum",
+           "meets": "meets the minimum", "below": "BELOW the minimum", "hand": "Hand"},
+    "zh": {"item": "番種", "value": "番值", "count": "次", "points": "合計", "total": "總計",
+           "excluded": "不計", "by": "因", "settle": "結算", "min": "起和",
+           "meets": "達起和", "below": "未達起和", "hand": "手牌"},
+}
+
+
+def print_score(
+    result: ScoreResult, hand: Hand | None = None, lang: str = "en", console: Console | None = None
+) -> None:
+    console = console or Console(highlight=False, soft_wrap=True)
+    text = LABELS[lang]
+    if hand is not None:
+        console.print(f"{text['hand']}: {format_hand(hand)}   ({result.rules})")
+    table = Table(show_header=True, header_style="bold")
+    table.add_column(text["item"])
+    table.add_column(text["value"], justify="right")
+    table.add_column(text["count"], justify="right")
+    table.add_column(text["points"], justify="right")
+    for item in result.items:
+        name = item.name_zh if lang == "zh" else f"{item.name_en} {item.name_zh}"
+        table.add_row(name, str(item.value), str(item.count), str(item.points))
+    table.add_section()
+    table.add_row(f"[bold]{text['total']}[/bold]", "", "", f"[bold]{result.total} {result.unit}[/bold]")
+    console.print(table)
+    if "points" in result.extra:
+        console.print(f"= {result.extra['points']} points")
+    if result.minimum is not None:
+        status = text["meets"] if result.meets_minimum else text["below"]
+        console.print(f"{text['min']} {result.minimum}: {status}")
+    if result.excluded:
+        console.print(f"{text['excluded']}: " + "; ".join(f"{e.key} ({text['by']} {e.by})" for e in result.excluded))
+    if result.settlement:
+        console.print(f"{text['settle']}: " + "  ".join(f"{k} {v:+d}" for k, v in result.settlement.items()))
+    for warning in result.warnings:
+        console.print(f"[yellow]! {warning}[/yellow]")

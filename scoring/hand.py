@@ -1,0 +1,247 @@
+"""The hand model: what every scorer takes and what the vision layout step produces (Hand JSON, CONVENTIONS §2).
+
+Parsing from JSON and structural validation live here, so the notation parser, the HTTP API and the
+photo pipeline all reject the same bad hands with the same error codes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any
+
+from .errors import HandError
+from .tiles import ALL_CODES, WIND_LETTERS, is_bonus, is_playing, sort_key
+
+MELD_KINDS = ("chow", "pung", "kong")
+MELD_SOURCES = ("left", "across", "right")
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A set laid open on the table, or a concealed kong (``concealed=True``, kongs only)."""
+
+    kind: str
+    tiles: tuple[str, ...]
+    concealed: bool = False
+    claimed: str | None = None
+    source: str | None = None  # JSON key "from": the seat the claimed tile came from
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "tiles": list(self.tiles), "concealed": self.concealed}
+        if self.claimed is not None:
+            out["claimed"] = self.claimed
+        if self.source is not None:
+            out["from"] = self.source
+        return out
+
+
+@dataclass(frozen=True)
+class Context:
+    """How the hand was won. Every key is optional; unknown keys are an error (``bad_context``)."""
+
+    self_drawn: bool = False
+    seat_wind: str = "E"
+    round_wind: str = "E"
+    dealer: bool = True
+    dealer_streak: int = 0
+    last_tile: bool = False
+    kong_replacement: bool = False
+    robbing_kong: bool = False
+    last_of_kind: bool = False
+    heavenly: bool = False
+    earthly: bool = False
+    human: bool = False
+    declared_ready: bool | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+_CONTEXT_TYPES = {f.name: f.type for f in fields(Context)}
+
+
+@dataclass(frozen=True)
+class Hand:
+    concealed: tuple[str, ...]
+    melds: tuple[Meld, ...] = ()
+    winning_tile: str | None = None
+    flowers: tuple[str, ...] = ()
+    context: Context = field(default_factory=Context)
+
+    # -- derived views -------------------------------------------------------------------------
+    def all_concealed(self) -> tuple[str, ...]:
+        """The concealed tiles with the winning tile (when known) added."""
+        return self.concealed + ((self.winning_tile,) if self.winning_tile else ())
+
+    def all_tiles(self) -> list[str]:
+        """Every playing tile of the hand, melds included (kongs count four)."""
+        tiles = list(self.all_concealed())
+        for meld in self.melds:
+            tiles.extend(meld.tiles)
+        return tiles
+
+    def effective_size(self) -> int:
+        """Tiles counted as a kong counts three: 14 for a standard hand, 17 for Taiwan."""
+        return len(self.all_concealed()) + 3 * len(self.melds)
+
+    def with_winning_tile(self, tile: str) -> Hand:
+        """The same hand read with ``tile`` (taken out of ``concealed``) as the winning tile."""
+        rest = list(self.concealed)
+        rest.remove(tile)
+        return Hand(tuple(rest), self.melds, tile, self.flowers, self.context)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "concealed": list(self.concealed),
+            "melds": [m.to_json() for m in self.melds],
+            "winning_tile": self.winning_tile,
+            "flowers": list(self.flowers),
+            "context": self.context.to_json(),
+        }
+
+    # -- construction --------------------------------------------------------------------------
+    @classmethod
+    def from_json(cls, data: Any) -> Hand:
+        """Build and structurally validate a hand from Hand JSON; raises HandError on any problem."""
+        if not isinstance(data, dict):
+            raise HandError("bad_hand_json", "a hand must be a JSON object")
+        unknown = set(data) - {"concealed", "melds", "winning_tile", "flowers", "context"}
+        if unknown:
+            raise HandError("bad_hand_json", f"unknown hand key(s): {', '.join(sorted(unknown))}")
+        concealed = _tile_list(data.get("concealed", []), "concealed")
+        melds = tuple(_meld_from_json(m, i) for i, m in enumerate(_list(data.get("melds", []), "melds")))
+        winning = data.get("winning_tile")
+        if winning is not None:
+            winning = _tile(winning, "winning_tile")
+        flowers = _tile_list(data.get("flowers", []), "flowers")
+        context = context_from_json(data.get("context") or {})
+        hand = cls(tuple(concealed), melds, winning, tuple(flowers), context)
+        validate_structure(hand)
+        return hand
+
+
+def _list(value: Any, where: str) -> list:
+    if not isinstance(value, list):
+        raise HandError("bad_hand_json", f"'{where}' must be a list")
+    return value
+
+
+def _tile(value: Any, where: str) -> str:
+    if not isinstance(value, str) or value not in ALL_CODES:
+        raise HandError(
+            "unknown_tile", f"{value!r} in '{where}' is not a tile code (1m..9m, 1p..9p, 1s..9s, 1z..7z, 1f..8f)"
+        )
+    return value
+
+
+def _tile_list(value: Any, where: str) -> list[str]:
+    return [_tile(v, where) for v in _list(value, where)]
+
+
+def _meld_from_json(data: Any, i: int) -> Meld:
+    if not isinstance(data, dict):
+        raise HandError("bad_hand_json", f"meld {i} must be a JSON object")
+    unknown = set(data) - {"kind", "tiles", "concealed", "claimed", "from"}
+    if unknown:
+        raise HandError("bad_hand_json", f"meld {i}: unknown key(s): {', '.join(sorted(unknown))}")
+    kind = data.get("kind")
+    if kind not in MELD_KINDS:
+        raise HandError("bad_meld", f"meld {i}: kind must be one of {', '.join(MELD_KINDS)}, not {kind!r}")
+    tiles = tuple(_tile_list(data.get("tiles", []), f"melds[{i}].tiles"))
+    concealed = data.get("concealed", False)
+    if not isinstance(concealed, bool):
+        raise HandError("bad_hand_json", f"meld {i}: 'concealed' must be true or false")
+    claimed = data.get("claimed")
+    if claimed is not None:
+        claimed = _tile(claimed, f"melds[{i}].claimed")
+    source = data.get("from")
+    if source is not None and source not in MELD_SOURCES:
+        raise HandError("bad_hand_json", f"meld {i}: 'from' must be one of {', '.join(MELD_SOURCES)}")
+    meld = Meld(kind, tiles, concealed, claimed, source)
+    validate_meld(meld, i)
+    return meld
+
+
+def context_from_json(data: Any) -> Context:
+    """Context from a JSON object: unknown keys and wrongly typed values are ``bad_context``."""
+    if not isinstance(data, dict):
+        raise HandError("bad_context", "'context' must be a JSON object")
+    unknown = set(data) - set(_CONTEXT_TYPES)
+    if unknown:
+        raise HandError(
+            "bad_context", f"unknown context key(s): {', '.join(sorted(unknown))}; known: {', '.join(_CONTEXT_TYPES)}"
+        )
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        expected = _CONTEXT_TYPES[key]
+        if key in ("seat_wind", "round_wind"):
+            if value not in WIND_LETTERS:
+                raise HandError("bad_context", f"'{key}' must be one of E, S, W, N, not {value!r}")
+        elif key == "dealer_streak":
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 99:
+                raise HandError("bad_context", f"'dealer_streak' must be a whole number 0..99, not {value!r}")
+        elif key == "declared_ready":
+            if value is not None and not isinstance(value, bool):
+                raise HandError("bad_context", "'declared_ready' must be true, false or null")
+        elif not isinstance(value, bool):
+            raise HandError("bad_context", f"'{key}' must be true or false ({expected}), not {value!r}")
+        values[key] = value
+    return Context(**values)
+
+
+def validate_meld(meld: Meld, i: int = 0) -> None:
+    tiles = meld.tiles
+    if any(not is_playing(t) for t in tiles):
+        raise HandError("bad_meld", f"meld {i}: bonus tiles cannot be part of a meld")
+    label = "".join(tiles)
+    if meld.kind == "chow":
+        ordered = sorted(tiles, key=sort_key)
+        ok = (
+            len(tiles) == 3
+            and ordered[0][1] in "mps"
+            and all(t[1] == ordered[0][1] for t in ordered)
+            and [int(t[0]) for t in ordered] == list(range(int(ordered[0][0]), int(ordered[0][0]) + 3))
+        )
+        if not ok:
+            raise HandError("bad_meld", f"meld {i} ({label}) is not a chow: three consecutive tiles of one suit")
+        if meld.concealed:
+            raise HandError("bad_meld", f"meld {i} ({label}): only a kong can be a concealed meld")
+    else:
+        size = 3 if meld.kind == "pung" else 4
+        if len(tiles) != size or len(set(tiles)) != 1:
+            raise HandError("bad_meld", f"meld {i} ({label}) is not a {meld.kind}: {size} identical tiles")
+        if meld.concealed and meld.kind != "kong":
+            raise HandError("bad_meld", f"meld {i} ({label}): only a kong can be a concealed meld")
+    if meld.claimed is not None and meld.claimed not in tiles:
+        raise HandError("bad_meld", f"meld {i} ({label}): claimed tile {meld.claimed} is not in the meld")
+
+
+def validate_structure(hand: Hand) -> None:
+    """Checks that hold for every rule system: copies of a tile, bonus tiles in their place."""
+    for i, meld in enumerate(hand.melds):
+        validate_meld(meld, i)
+    for t in hand.all_concealed():
+        if is_bonus(t):
+            raise HandError("unknown_tile", f"bonus tile {t} belongs in 'flowers', not among the concealed tiles")
+    counts = Counter(hand.all_tiles())
+    over = sorted((t for t, n in counts.items() if n > 4), key=sort_key)
+    if over:
+        raise HandError("too_many_copies", f"more than four copies of {', '.join(over)}")
+    bonus = Counter(hand.flowers)
+    dup = sorted(t for t, n in bonus.items() if n > 1)
+    if dup:
+        raise HandError("too_many_copies", f"bonus tile(s) {', '.join(dup)} appear more than once (each exists once)")
+    if hand.winning_tile is None and not hand.concealed:
+        raise HandError("tile_count", "the hand has no concealed tiles")
+
+
+def validate_size(hand: Hand, sizes: tuple[int, ...], system: str) -> None:
+    """The tile count a rule system plays with (kongs count as three): 14, or 17 for Taiwan."""
+    size = hand.effective_size()
+    if size not in sizes:
+        want = " or ".join(str(s) for s in sizes)
+        raise HandError(
+            "tile_count",
+            f"{system} hands have {want} tiles (a kong counts as three, winning tile included); this one has {size}",
+        )

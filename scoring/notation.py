@@ -1,0 +1,139 @@
+"""Compact hand notation (CONVENTIONS §1): what a person types, e.g. ``123m456p78s11z [555z] 1f6f +9s``.
+
+- mpsz digits then a suit letter; honours also as ``E S W N`` (winds) and ``P F C`` (白 發 中);
+  Unicode mahjong glyphs U+1F000..U+1F029 are accepted too.
+- ``[...]`` an exposed meld (chow, pung or kong, told by its tiles); ``(....)`` a concealed kong.
+- bonus tiles (``1f``..``8f``) anywhere outside brackets; ``+X`` the winning tile, last.
+"""
+
+from __future__ import annotations
+
+from .errors import HandError
+from .hand import Context, Hand, Meld, validate_structure
+from .tiles import is_bonus, sort_key
+
+HONOUR_LETTERS = {"E": "1z", "S": "2z", "W": "3z", "N": "4z", "P": "5z", "F": "6z", "C": "7z"}
+
+#: U+1F000.. in Unicode order: winds E S W N, dragons red green white, 1-9 characters, 1-9 bamboo,
+#: 1-9 circles, plum orchid bamboo chrysanthemum, spring summer autumn winter.
+_GLYPH_CODES = (
+    ["1z", "2z", "3z", "4z", "7z", "6z", "5z"]
+    + [f"{n}m" for n in range(1, 10)]
+    + [f"{n}s" for n in range(1, 10)]
+    + [f"{n}p" for n in range(1, 10)]
+    + ["5f", "6f", "8f", "7f", "1f", "2f", "3f", "4f"]
+)
+GLYPHS = {chr(0x1F000 + i): c for i, c in enumerate(_GLYPH_CODES)}
+_SUIT_DIGITS = {"m": "123456789", "p": "123456789", "s": "123456789", "z": "1234567", "f": "12345678"}
+
+
+def _tokens(text: str, where: str) -> list[str]:
+    """Tile codes of a bracket-free piece of notation."""
+    out: list[str] = []
+    pending = ""
+    for ch in text:
+        if ch.isspace() or ch == "\ufe0e" or ch == "\ufe0f":
+            if pending:
+                raise HandError("bad_notation", f"digits '{pending}' in {where} have no suit letter (m, p, s, z or f)")
+            continue
+        if ch.isdigit() and ch.isascii():
+            pending += ch
+        elif ch in _SUIT_DIGITS:
+            if not pending:
+                raise HandError("bad_notation", f"suit letter '{ch}' in {where} has no digits before it")
+            for d in pending:
+                if d not in _SUIT_DIGITS[ch]:
+                    raise HandError("unknown_tile", f"'{d}{ch}' in {where} is not a tile")
+                out.append(f"{d}{ch}")
+            pending = ""
+        elif ch in HONOUR_LETTERS or ch in GLYPHS:
+            if pending:
+                raise HandError("bad_notation", f"digits '{pending}' in {where} have no suit letter (m, p, s, z or f)")
+            out.append(HONOUR_LETTERS.get(ch) or GLYPHS[ch])
+        else:
+            raise HandError("bad_notation", f"unexpected character {ch!r} in {where}")
+    if pending:
+        raise HandError("bad_notation", f"digits '{pending}' in {where} have no suit letter (m, p, s, z or f)")
+    return out
+
+
+def _meld(tiles: list[str], concealed: bool, text: str) -> Meld:
+    if any(is_bonus(t) for t in tiles):
+        raise HandError("bad_meld", f"{text}: bonus tiles cannot be part of a meld")
+    tiles = sorted(tiles, key=sort_key)
+    if concealed:
+        if len(tiles) != 4 or len(set(tiles)) != 1:
+            raise HandError("bad_meld", f"{text}: a concealed kong in (...) is four identical tiles")
+        return Meld("kong", tuple(tiles), True)
+    if len(set(tiles)) == 1 and len(tiles) in (3, 4):
+        return Meld("pung" if len(tiles) == 3 else "kong", tuple(tiles))
+    if len(tiles) == 3:
+        return Meld("chow", tuple(tiles))
+    raise HandError("bad_meld", f"{text} is not a chow, pung or kong")
+
+
+def parse(text: str, context: Context | None = None) -> Hand:
+    """Parse compact notation into a structurally valid Hand; raises HandError with a stable code."""
+    if not isinstance(text, str) or not text.strip():
+        raise HandError("bad_notation", "the hand is empty")
+    body, plus, winning_text = text.partition("+")
+    winning: str | None = None
+    if plus:
+        if "+" in winning_text:
+            raise HandError("bad_notation", "only one '+' (before the winning tile) is allowed")
+        tiles = _tokens(winning_text, "the winning tile")
+        if len(tiles) != 1 or is_bonus(tiles[0]):
+            raise HandError("bad_notation", f"'+{winning_text.strip()}' must name exactly one playing tile")
+        winning = tiles[0]
+    concealed: list[str] = []
+    flowers: list[str] = []
+    melds: list[Meld] = []
+    i = 0
+    plain = ""
+    closers = {"[": "]", "(": ")"}
+    while i < len(body):
+        ch = body[i]
+        if ch in closers:
+            end = body.find(closers[ch], i + 1)
+            if end < 0:
+                raise HandError("bad_notation", f"'{ch}' at position {i + 1} is never closed")
+            inner = body[i + 1 : end]
+            if any(c in inner for c in "[]()"):
+                raise HandError("bad_notation", f"brackets cannot nest: {body[i:end + 1]}")
+            melds.append(_meld(_tokens(inner, body[i : end + 1]), ch == "(", body[i : end + 1]))
+            plain += " "
+            i = end + 1
+        elif ch in "])":
+            raise HandError("bad_notation", f"'{ch}' at position {i + 1} closes nothing")
+        else:
+            plain += ch
+            i += 1
+    for tile in _tokens(plain, "the hand"):
+        (flowers if is_bonus(tile) else concealed).append(tile)
+    hand = Hand(tuple(concealed), tuple(melds), winning, tuple(flowers), context or Context())
+    validate_structure(hand)
+    return hand
+
+
+def format_hand(hand: Hand) -> str:
+    """The compact notation of a hand (the inverse of ``parse`` up to tile order)."""
+
+    def run(tiles) -> str:
+        out, last_suit, digits = [], None, ""
+        for t in sorted(tiles, key=sort_key):
+            if last_suit is not None and t[1] != last_suit:
+                out.append(digits + last_suit)
+                digits = ""
+            digits += t[0]
+            last_suit = t[1]
+        if digits:
+            out.append(digits + last_suit)
+        return "".join(out)
+
+    parts = [run(hand.concealed)] if hand.concealed else []
+    for m in hand.melds:
+        parts.append(("(%s)" if m.concealed else "[%s]") % run(m.tiles))
+    if hand.flowers:
+        parts.append(run(hand.flowers))
+    text = " ".join(parts)
+    return f"{text} +{hand.winning_tile}" if hand.winning_tile else text
