@@ -1,0 +1,1 @@
+"""Vision: image decoding, the detector runtime, the layout of tiles into a hand, synthetic data, training."""

@@ -1,0 +1,35 @@
+"""The detector's output for one tile: what the runtime produces and the layout step consumes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One tile found in a photo. ``box`` is x1, y1, x2, y2 in pixels of the EXIF-upright image."""
+
+    code: str  # a tile code or "back" (CONVENTIONS §1)
+    box: tuple[float, float, float, float]
+    confidence: float
+    alternatives: tuple[tuple[str, float], ...] = field(default_factory=tuple)  # runner-up (code, confidence)
+
+    @property
+    def center(self) -> tuple[float, float]:
+        return ((self.box[0] + self.box[2]) / 2, (self.box[1] + self.box[3]) / 2)
+
+    @property
+    def width(self) -> float:
+        return self.box[2] - self.box[0]
+
+    @property
+    def height(self) -> float:
+        return self.box[3] - self.box[1]
+
+    def to_json(self) -> dict:
+        return {
+            "code": self.code,
+            "box": [round(v, 1) for v in self.box],
+            "confidence": round(self.confidence, 4),
+            "alternatives": [{"code": c, "confidence": round(p, 4)} for c, p in self.alternatives],
+        }
