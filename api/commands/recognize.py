@@ -1,14 +1,90 @@
-"""`mjlens recognize`."""
+"""``mjlens recognize``: read the tiles in one or more photos (Recognition JSON, CONVENTIONS §4)."""
 
 from __future__ import annotations
 
-from api.cli import UsageError
+import json
+import sys
+
+from ..cli import EXIT_BAD_INPUT, EXIT_OK, UsageError
 
 
 def register(sub) -> None:
-    parser = sub.add_parser("recognize", help="(not available in this build)")
+    parser = sub.add_parser(
+        "recognize", help="read the tiles in photos",
+        description="Read the mahjong tiles in each photo. With --json, print a JSON list holding one Recognition "
+                    "JSON per photo (a photo that cannot be read gives {\"image\", \"error\"} in its place).")
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="JPEG, PNG, WebP or HEIC photos")
+    parser.add_argument("--json", action="store_true", help="print a JSON list instead of a listing")
+    add_model_flags(parser)
     parser.set_defaults(run=run)
 
 
+def add_model_flags(parser) -> None:
+    """``--model`` and ``--conf``, shared with ``mjlens eval``."""
+    parser.add_argument("--model", metavar="PATH", help="the ONNX tile model (default: $MJLENS_MODEL, else "
+                                                        "models/mjlens-tiles.onnx)")
+    parser.add_argument("--conf", type=float, metavar="P", help="confidence threshold (default: the model's tuned one)")
+
+
+def load_recognizer(args):
+    """The recognizer for ``args``; a missing or unreadable model is a usage error (exit 2) with its reason."""
+    from vision.detector import ModelError
+    from vision.recognize import Recognizer
+
+    if args.conf is not None and not 0.0 < args.conf < 1.0:
+        raise UsageError("--conf must be between 0 and 1")
+    try:
+        return Recognizer(args.model, conf=args.conf)
+    except ModelError as err:
+        raise UsageError(err.message) from None
+
+
 def run(args) -> int:
-    raise UsageError("this command is not available in this build")
+    from vision.imageio import ImageError
+
+    recognizer = load_recognizer(args)
+    results, failed = [], 0
+    for path in args.images:
+        try:
+            result = recognizer.recognize_path(path)
+        except ImageError as err:
+            failed += 1
+            print(f"mjlens recognize: {path}: {err.code}: {err.message}", file=sys.stderr)
+            results.append({"image": path, "error": err.to_json()})
+            continue
+        except OSError as err:
+            failed += 1
+            print(f"mjlens recognize: {path}: cannot read: {err.strerror}", file=sys.stderr)
+            results.append({"image": path, "error": {"code": "unreadable_file", "message": str(err.strerror)}})
+            continue
+        results.append(result)
+        if not args.json:
+            print_recognition(result)
+    if args.json:
+        json.dump(results, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+    return EXIT_BAD_INPUT if failed else EXIT_OK
+
+
+def print_recognition(result: dict) -> None:
+    """A listing for people: the tiles group by group, the hand in compact notation, the warnings."""
+    from scoring.errors import HandError
+    from scoring.hand import Hand
+    from scoring.notation import format_hand
+
+    tiles = result["tiles"]
+    print(f"{result['image']} ({result['width']}x{result['height']}): {len(tiles)} tiles")
+    for g, group in enumerate(result["groups"]):
+        codes = " ".join(tiles[i]["code"] for i in group.get("tiles", ()))
+        label = " ".join(str(group[k]) for k in ("role", "kind") if group.get(k))
+        print(f"  group {g} {label}: {codes}")
+    ungrouped = [t for t in tiles if t["group"] is None]
+    if ungrouped:
+        print("  tiles: " + " ".join(f"{t['code']}({t['confidence']:.2f})" for t in ungrouped))
+    if result["hand"] is not None:
+        try:
+            print(f"  hand: {format_hand(Hand.from_json(result['hand']))}")
+        except HandError as err:
+            print(f"  hand: (not a legal hand: {err.message})")
+    for warning in result["warnings"]:
+        print(f"  warning: {warning}")

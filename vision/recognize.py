@@ -1,0 +1,98 @@
+"""Photo -> Recognition JSON (CONVENTIONS §4): decode, detect the tiles, lay them out into a hand.
+
+A ``Recognizer`` loads the model once and is then shared (the HTTP service keeps one for its lifetime);
+``recognize`` holds no state between calls, so concurrent requests may use it from several threads.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from .detection import Detection
+from .detector import Detector
+from .imageio import DecodedImage, ImageError, load_image
+
+NO_LAYOUT_WARNING = "the layout step is not available in this build: tiles are listed without a hand"
+NO_TILES_WARNING = "no tiles were found in the photo"
+
+
+def _layout_assembler() -> Callable | None:
+    """``vision.layout.assemble`` when that module is installed, else None (the runtime works without it)."""
+    try:
+        module = importlib.import_module("vision.layout")
+    except ModuleNotFoundError as err:
+        if err.name != "vision.layout":
+            raise
+        return None
+    return getattr(module, "assemble", None)
+
+
+def reading_order(detections: Sequence[Detection]) -> list[Detection]:
+    """Left to right, then top to bottom: a stable order for the tiles list before the layout groups them."""
+    return sorted(detections, key=lambda d: (d.center[0], d.center[1]))
+
+
+class Recognizer:
+    """Reads mahjong tiles from photos with one loaded detector."""
+
+    def __init__(self, model_path: str | os.PathLike | None = None, *, detector: Detector | None = None,
+                 conf: float | None = None):
+        self.detector = detector or Detector(model_path, **({} if conf is None else {"conf": conf}))
+        self._assemble = _layout_assembler()
+
+    def decode(self, data: bytes) -> DecodedImage:
+        """The photo as the detector wants it (large JPEGs decoded reduced, never below the model's input)."""
+        return load_image(data, target_side=self.detector.input_size)
+
+    def recognize(self, data: bytes, name: str = "image") -> dict[str, Any]:
+        """Recognition JSON for one photo's bytes. Raises ``ImageError`` for a file that is not a usable photo."""
+        return self.recognize_image(self.decode(data), name)
+
+    def recognize_path(self, path: str | os.PathLike) -> dict[str, Any]:
+        """Recognition JSON for a photo on disk; the result names the file by its base name."""
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+        except IsADirectoryError:
+            raise ImageError("not_an_image", f"{path} is a directory") from None
+        return self.recognize(data, path.name)
+
+    def recognize_image(self, image: DecodedImage, name: str) -> dict[str, Any]:
+        detections = reading_order(self.detector.detect(image.bgr, image.scale))
+        return self.assemble(detections, image.width, image.height, name)
+
+    def assemble(self, detections: list[Detection], width: int, height: int, name: str) -> dict[str, Any]:
+        """Group the detections with the layout step (when present) and build the Recognition JSON."""
+        warnings: list[str] = [] if detections else [NO_TILES_WARNING]
+        groups: list[dict] = []
+        tile_group: list[int | None] = [None] * len(detections)
+        hand = None
+        if self._assemble is None:
+            warnings.append(NO_LAYOUT_WARNING)
+        else:
+            layout = self._assemble(detections, width, height)
+            groups = [dict(g) for g in layout.groups]
+            tile_group = _tile_groups(layout, groups, len(detections))
+            hand = layout.hand.to_json() if layout.hand is not None else None
+            warnings.extend(w for w in layout.warnings if w not in warnings)
+        tiles = [{**d.to_json(), "group": tile_group[i]} for i, d in enumerate(detections)]
+        return {"image": name, "width": width, "height": height, "tiles": tiles, "groups": groups,
+                "hand": hand, "warnings": warnings}
+
+
+def _tile_groups(layout: Any, groups: list[dict], count: int) -> list[int | None]:
+    """Each tile's group index: the layout's ``tile_group`` (a list or a mapping), else read from the groups."""
+    given = getattr(layout, "tile_group", None)
+    if isinstance(given, dict):
+        return [given.get(i) for i in range(count)]
+    if given is not None and len(given) == count:
+        return list(given)
+    result: list[int | None] = [None] * count
+    for g, group in enumerate(groups):
+        for i in group.get("tiles", ()):
+            result[i] = g
+    return result
