@@ -1,18 +1,278 @@
-"""The taiwan rule system (being built)."""
+"""Taiwan 16-tile (台灣十六張) scoring: the 36 計台名堂 items of the rule document, in 台, with settlement.
+
+The hand has 17 tiles (five sets and a pair; a kong counts three). The scorer reads every arrangement of
+the tiles and every place the winning tile could sit, keeps the reading worth the most 台, then settles:
+each payer owes 底 + 台 × 台值, where 作莊 and 連N拉N count only on payments that involve the dealer.
+Decisions where the rule text is silent or garbled are written in docs/rules/taiwan.md.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+from typing import Any
+
+from scoring.decompose import Arrangement, Group, Shapes, arrangements, meld_group
 from scoring.errors import HandError
-from scoring.hand import Hand
-from scoring.result import ScoreResult
+from scoring.hand import Context, Hand, Meld, validate_size, validate_structure
+from scoring.result import Excluded, Item, ScoreResult
+from scoring.tiles import BONUS_CODES, INDEX, WIND_LETTERS, counts_of, wind_index
+from scoring.waits import placements, waiting_tiles
+
+from .detect import DETECTORS, View
+from .options import Options, parse_options
+from .settle import payments, previous_seat, settlement
+from .table import items
 
 NAME = "taiwan"
-UNIT = "fan"
+UNIT = "tai"
+HAND_SIZE = 17
+
+
+def catalog() -> list[dict[str, Any]]:
+    """Every item of the table (key, Chinese and English names, 台, what it replaces)."""
+    return [item.to_json() for item in items().values()]
+
+
+def shapes(opts: Options) -> Shapes:
+    """Five sets and a pair; 嚦咕嚦咕 (seven pairs and a pung) unless the house rule turns it off."""
+    return Shapes(sets=5, seven_pairs=False, thirteen_orphans=False, seven_pairs_pung=opts.seven_pairs_pung)
+
+
+@dataclass
+class _Win:
+    """How the hand was won, after the context and the options were checked against each other."""
+
+    context: Context
+    self_drawn: bool
+    ready: str | None
+    warnings: list[str]
+
+
+@dataclass
+class _Scored:
+    view: View
+    counted: list[Item]
+    excluded: list[Excluded]
+
+    @property
+    def tai(self) -> int:
+        return sum(i.points for i in self.counted)
 
 
 def score_hand(hand: Hand, options: dict) -> ScoreResult:
-    raise HandError("unknown_rules", "the taiwan rule system is not available in this build")
+    opts = parse_options(options)
+    validate_structure(hand)
+    validate_size(hand, (HAND_SIZE,), NAME)
+    if hand.winning_tile is None:
+        raise HandError("bad_hand_json", "the winning tile is needed (scoring.engine.score tries every candidate)")
+    win = _check_win(hand, opts)
+    flowers, bonus_win = _flowers(hand, opts, win.warnings)
+    groups = tuple(_meld_group(m) for m in hand.melds)
+    shape = shapes(opts)
+    concealed_counts = tuple(counts_of(hand.all_concealed()))
+    readings = arrangements(concealed_counts, groups, shape)
+    if not readings:
+        if bonus_win is None and len(flowers) == len(BONUS_CODES):
+            bonus_win = "eight_immortals"
+        if bonus_win is None:
+            raise HandError("not_winning", "the 17 tiles do not form five sets and a pair (or 嚦咕嚦咕)")
+        win.warnings.append(f"the tiles form no winning hand: scored as the flower win {bonus_win} alone")
+    base = _base_view(hand, win, flowers, bonus_win, groups, shape)
+    candidates = [base] if not readings else [
+        replace(base, arrangement=a, concealed_pungs=n) for a, n in _placements(readings, hand, win.self_drawn)
+    ]
+    best = max((_score_view(v, opts) for v in candidates), key=lambda s: s.tai)
+    return _result(hand, opts, win, best, bonus_win)
 
 
-def catalog() -> list[dict]:
-    return []
+# -- the win context -------------------------------------------------------------------------------
+
+
+def _check_win(hand: Hand, opts: Options) -> _Win:
+    """Context flags that contradict each other or the hand are ``bad_context``; implied ones are set."""
+    ctx = hand.context
+    warnings: list[str] = []
+    open_melds = any(not (m.kind == "kong" and m.concealed) for m in hand.melds)
+    if sum((ctx.heavenly, ctx.earthly, ctx.human)) > 1:
+        raise HandError("bad_context", "at most one of heavenly (天胡), earthly (地胡), human (人胡)")
+    if ctx.heavenly and not ctx.dealer:
+        raise HandError("bad_context", "天胡 (heavenly) is the dealer's hand: set dealer true")
+    if ctx.earthly and ctx.dealer:
+        raise HandError("bad_context", "地胡 (earthly) is a non-dealer's hand: set dealer false")
+    if ctx.robbing_kong and (ctx.self_drawn or ctx.kong_replacement):
+        raise HandError("bad_context", "搶槓 (robbing a kong) is won on another player's tile, not self-drawn")
+    if open_melds and (ctx.heavenly or ctx.earthly or ctx.human):
+        raise HandError("bad_context", "天胡, 地胡 and 人胡 need a concealed hand (no chow, pung or exposed kong)")
+    self_drawn = ctx.self_drawn
+    for flag, name in ((ctx.heavenly, "天胡 (heavenly)"), (ctx.kong_replacement, "槓上開花 (kong replacement)")):
+        if flag and not self_drawn:
+            self_drawn = True
+            warnings.append(f"{name} is a self-drawn win: counted as self-drawn")
+    if ctx.last_tile and not self_drawn:
+        warnings.append("a win on the last discard (河底) is not one of the 36 items: no 台 for it")
+    if ctx.last_of_kind:
+        warnings.append("絕張 (last of its kind) is not one of the 36 items: no 台 for it")
+    ready = _ready(ctx, opts, open_melds)
+    return _Win(ctx, self_drawn, ready, warnings)
+
+
+def _ready(ctx: Context, opts: Options, open_melds: bool) -> str | None:
+    """天聽 or 地聽: the ``ready`` option says which; ``declared_ready: true`` alone means 地聽."""
+    if opts.ready is not None and ctx.declared_ready is False:
+        raise HandError("bad_option", f"'ready': {opts.ready} contradicts declared_ready false in the context")
+    ready = opts.ready or ("earthly" if ctx.declared_ready else None)
+    if ready == "heavenly" and ctx.dealer:
+        raise HandError("bad_option", "天聽 is a non-dealer's declaration; a dealer declaring at once has 地聽")
+    if ready and open_melds:
+        raise HandError("bad_context", "天聽/地聽 are declared with a concealed hand (no chow, pung or exposed kong)")
+    return ready
+
+
+def _flowers(hand: Hand, opts: Options, warnings: list[str]) -> tuple[frozenset[str], str | None]:
+    """The bonus tiles held, and the flower win (八仙過海 / 七搶一) the options ask for."""
+    flowers = frozenset(hand.flowers)
+    if opts.bonus_win == "eight_immortals" and len(flowers) != len(BONUS_CODES):
+        raise HandError("bad_option", f"八仙過海 needs all eight flowers in 'flowers'; the hand holds {len(flowers)}")
+    if opts.bonus_win == "seven_rob_one":
+        if len(flowers) < len(BONUS_CODES) - 1:
+            raise HandError("bad_option", f"七搶一 needs seven flowers in 'flowers'; the hand holds {len(flowers)}")
+        robbed = sorted(set(BONUS_CODES) - flowers)
+        if robbed:
+            warnings.append(f"七搶一: {robbed[0]} is the flower robbed from the discarder")
+        flowers = frozenset(BONUS_CODES)
+    return flowers, opts.bonus_win
+
+
+# -- readings --------------------------------------------------------------------------------------
+
+
+def _meld_group(meld: Meld) -> Group:
+    first = min(INDEX[t] for t in meld.tiles)
+    return meld_group(meld.kind, first, meld.concealed)
+
+
+def _placements(readings: list[Arrangement], hand: Hand, self_drawn: bool) -> list[tuple[Arrangement, int]]:
+    """Each arrangement with its 暗坎 count for each place the winning tile could sit.
+
+    A pung completed by another player's discard is not concealed (配得或摸得之坎子 only), so on a
+    discard the count depends on where the winning tile goes; the best place is chosen later.
+    """
+    win = INDEX[hand.winning_tile]
+    out = []
+    for a in readings:
+        hidden = sum(1 for g in a.sets if g.is_triplet and g.concealed)
+        if self_drawn:
+            out.append((a, hidden))
+            continue
+        for p in placements(a, win):
+            group = a.groups[p]
+            out.append((a, hidden - (1 if group.is_triplet and not group.meld else 0)))
+    return out
+
+
+def _base_view(hand: Hand, win: _Win, flowers: frozenset[str], bonus_win: str | None,
+               groups: tuple[Group, ...], shape: Shapes) -> View:
+    open_melds = sum(1 for m in hand.melds if not (m.kind == "kong" and m.concealed))
+    held = counts_of(hand.all_tiles())
+    held[INDEX[hand.winning_tile]] -= 1
+    waits = waiting_tiles(tuple(counts_of(hand.concealed)), groups, shape, tuple(held))
+    ctx = win.context
+    return View(
+        arrangement=None, counts=tuple(counts_of(hand.all_tiles())), concealed_pungs=0, open_melds=open_melds,
+        all_melds_open=open_melds == 5, single_wait=len(waits) == 1, self_drawn=win.self_drawn, context=ctx,
+        seat=wind_index(ctx.seat_wind), round=wind_index(ctx.round_wind), flowers=flowers,
+        seat_letter=ctx.seat_wind, bonus_win=bonus_win, ready=win.ready,
+    )
+
+
+def _score_view(view: View, opts: Options) -> _Scored:
+    """The items of one reading: detect them all, then set aside those a present item replaces."""
+    table = items()
+    present = {key: n for key, detect in DETECTORS.items() if (n := detect(view))}
+    counted: list[Item] = []
+    excluded: list[Excluded] = []
+    for key, n in present.items():
+        by = [table[r] for r in present if key in table[r].replaces]
+        if by:
+            top = max(by, key=lambda d: _value(d.key, opts))
+            excluded.append(Excluded(key, top.key, f"{table[key].name_zh} is counted within {top.name_zh} "
+                                                    "(必然並存之二種以上, 僅得計台數較高的一種)"))
+        else:
+            d = table[key]
+            counted.append(Item(key, d.name_zh, d.name_en, _value(key, opts), n))
+    return _Scored(view, counted, excluded)
+
+
+def _value(key: str, opts: Options) -> int:
+    return opts.values.get(key, items()[key].value)
+
+
+# -- result and settlement -------------------------------------------------------------------------
+
+
+def _seats(win: _Win, opts: Options, bonus_win: str | None) -> tuple[str, str, list[str], bool]:
+    """Winner, dealer, payers, and whether the payers are the three others (a self-drawn payment)."""
+    ctx = win.context
+    winner = ctx.seat_wind
+    if ctx.dealer:
+        if opts.dealer_seat not in (None, winner):
+            raise HandError("bad_option", f"the winner ({winner}) is dealer, but dealer_seat says {opts.dealer_seat}")
+        dealer = winner
+    elif opts.dealer_seat == winner:
+        raise HandError("bad_option", f"dealer_seat {winner} is the winner's seat, but the context says not dealer")
+    elif opts.dealer_seat is not None:
+        dealer = opts.dealer_seat
+    else:
+        dealer = "E" if winner != "E" else "N"
+        if winner == "E":
+            win.warnings.append("the winner sits East but is not dealer: assumed the dealer is N (set dealer_seat)")
+    three_pay = bonus_win == "eight_immortals" or (win.self_drawn and bonus_win != "seven_rob_one")
+    if three_pay:
+        if opts.discarder is not None:
+            win.warnings.append("self-drawn: the three others pay; 'discarder' is ignored")
+        return winner, dealer, [s for s in WIND_LETTERS if s != winner], True
+    if opts.discarder == winner:
+        raise HandError("bad_option", "the discarder cannot be the winner")
+    payer = opts.discarder
+    if payer is None:
+        payer = previous_seat(winner)
+        who = "the flower was robbed from" if bonus_win == "seven_rob_one" else "discarded"
+        win.warnings.append(f"'discarder' not given: assumed {payer} (the seat before the winner) {who}")
+    return winner, dealer, [payer], False
+
+
+def _result(hand: Hand, opts: Options, win: _Win, best: _Scored, bonus_win: str | None) -> ScoreResult:
+    table = items()
+    winner, dealer, payers, three_pay = _seats(win, opts, bonus_win)
+    streak = win.context.dealer_streak
+    dealer_items = [Item("dealer", table["dealer"].name_zh, table["dealer"].name_en, _value("dealer", opts))]
+    if streak:
+        d = table["dealer_streak"]
+        dealer_items.append(Item(d.key, d.name_zh.replace("N", str(streak)), d.name_en,
+                                 _value(d.key, opts), streak))
+    dealer_tai = sum(i.points for i in dealer_items)
+    pays = payments(winner, dealer, payers, best.tai, dealer_tai, opts.base, opts.per_tai)
+    counted = list(best.counted)
+    involves_dealer = [dealer in (winner, p.payer) for p in pays]
+    if all(involves_dealer):
+        counted.extend(i for i in dealer_items if i.points)
+    elif any(involves_dealer) and dealer_tai:
+        win.warnings.append(f"the dealer ({dealer}) also pays 作莊/連莊 {dealer_tai} 台; the total is the 台 "
+                            "a non-dealer pays (see settlement_detail)")
+    detail = {
+        "stakes": {"base": opts.base, "per_tai": opts.per_tai},
+        "winner": winner,
+        "dealer": dealer,
+        "self_drawn_payment": three_pay,
+        "hand_tai": best.tai,
+        "dealer_tai": dealer_tai,
+        "payers": [p.to_json() for p in pays],
+    }
+    arrangement = best.view.arrangement
+    return ScoreResult(
+        rules=NAME, valid=True, total=sum(i.points for i in counted), unit=UNIT, items=counted,
+        excluded=best.excluded, minimum=None, meets_minimum=True,
+        decomposition=arrangement.to_json() if arrangement else [],
+        settlement=settlement(winner, pays), warnings=win.warnings,
+        extra={"settlement_detail": detail, "bonus_win": bonus_win},
+    )
