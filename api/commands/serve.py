@@ -1,14 +1,38 @@
-"""`mjlens serve`."""
+"""``mjlens serve``: the HTTP API and the phone web page (uvicorn), reachable from phones on the same LAN
+with ``--host 0.0.0.0``. Settings beyond host and port come from ``MJLENS_*`` environment variables."""
 
 from __future__ import annotations
 
-from api.cli import UsageError
+from ..cli import UsageError
 
 
 def register(sub) -> None:
-    parser = sub.add_parser("serve", help="(not available in this build)")
+    parser = sub.add_parser("serve", help="run the HTTP API and the web page",
+                            description="Run the HTTP API and the phone web page. Environment: MJLENS_API_KEY, "
+                                        "MJLENS_CORS_ORIGINS, MJLENS_MAX_UPLOAD_BYTES, MJLENS_MAX_PIXELS, "
+                                        "MJLENS_WORKERS, MJLENS_QUEUE_SIZE, MJLENS_MODEL, MJLENS_LOG_LEVEL.")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: every interface)")
+    parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
+    parser.add_argument("--model", metavar="ONNX", help="detector file (default models/mjlens-tiles.onnx)")
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
-    raise UsageError("this command is not available in this build")
+    import uvicorn
+    from pydantic import ValidationError
+
+    from ..app import create_app
+    from ..settings import Settings
+
+    if not 0 < args.port < 65536:
+        raise UsageError(f"--port must be 1..65535, not {args.port}")
+    try:
+        settings = Settings(**({"model": args.model} if args.model else {}))
+    except ValidationError as err:
+        raise UsageError(f"bad MJLENS_* setting: {err.errors()[0]['loc'][0]}: {err.errors()[0]['msg']}") from None
+    app = create_app(settings)
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+    except OSError as err:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {err.strerror or err}") from None
+    return 0

@@ -1,0 +1,241 @@
+"""The HTTP API (CONVENTIONS §6) and the phone web page, in one FastAPI app.
+
+``create_app(settings, recognizer)`` builds an app (tests inject a recognizer); ``app`` is the one
+``uvicorn api.app:app`` and ``mjlens serve`` run. The detector loads once, at start-up; inference runs in a
+bounded thread pool (api.queue) so the event loop stays free and overload gets a quick 503; every failure
+answers ``{"error": {"code", "message"}}`` (api.errors) and every answer carries ``X-Request-ID``.
+"""
+
+
+import asyncio
+import json
+import logging
+import secrets
+from contextlib import asynccontextmanager
+from pathlib import Path, PurePath
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Body, Depends, FastAPI, File, Form, Request, UploadFile
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.security import APIKeyHeader
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+
+from scoring.engine import catalog, rule_module, score
+from scoring.errors import HandError
+from scoring.hand import Hand
+from vision.imageio import ImageError
+
+from . import errors
+from .errors import REQUEST_ERROR_CODES, ApiError, ErrorBody
+from .logs import configure as configure_logs
+from .middleware import BodyLimitMiddleware, RequestIdMiddleware
+from .pipeline import RecognizerLike, check_request, load_recognizer, photo_score
+from .queue import InferencePool
+from .settings import Settings
+from .uploads import IMAGE_ERROR_STATUS, check_image
+
+STATIC = Path(__file__).resolve().parent / "static"
+log = logging.getLogger("mjlens.api")
+
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorBody, "description": text} for status, text in {
+        400: "bad input (see error.code)", 401: "missing or wrong X-API-Key",
+        413: "upload too large", 415: "not a JPEG/PNG/WebP/HEIC image",
+        503: "busy (Retry-After) or the detector is not loaded",
+    }.items()
+}
+
+
+# -- request bodies --------------------------------------------------------------------------------------------
+class ScoreRequest(BaseModel):
+    """``POST /v1/score``: a Hand JSON (CONVENTIONS §2) and the rule system to score it under."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{
+        "rules": "mcr",
+        "hand": {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "1z", "1z"],
+                 "melds": [{"kind": "pung", "tiles": ["5z", "5z", "5z"], "concealed": False}],
+                 "winning_tile": "9s", "flowers": [], "context": {"self_drawn": True}},
+        "options": {},
+    }]})
+
+    rules: str = Field(description="mcr, taiwan or cantonese (GET /v1/rules lists them)")
+    hand: dict[str, Any] = Field(description="Hand JSON")
+    options: dict[str, Any] = Field(default_factory=dict, description="scoring options and house rules")
+
+
+Wind = Literal["E", "S", "W", "N"]
+
+
+class PhotoForm(BaseModel):
+    """The form fields of ``POST /v1/photo-score`` beside the image: the rule system and the win context."""
+
+    rules: str = Field(description="mcr, taiwan or cantonese")
+    self_drawn: bool | None = None
+    seat_wind: Wind | None = None
+    round_wind: Wind | None = None
+    dealer: bool | None = None
+    dealer_streak: int | None = Field(default=None, ge=0, le=99)
+    last_tile: bool | None = None
+    kong_replacement: bool | None = None
+    robbing_kong: bool | None = None
+    last_of_kind: bool | None = None
+    heavenly: bool | None = None
+    earthly: bool | None = None
+    human: bool | None = None
+    declared_ready: bool | None = None
+    options: str | None = Field(default=None, description="scoring options as a JSON object")
+
+    def context(self) -> dict[str, Any]:
+        return {k: v for k, v in self.model_dump(exclude={"rules", "options"}).items() if v is not None}
+
+    def options_json(self) -> dict[str, Any]:
+        if not self.options:
+            return {}
+        try:
+            value = json.loads(self.options)
+        except json.JSONDecodeError as err:
+            raise ApiError(400, "bad_json", f"'options' is not valid JSON: {err}") from None
+        if not isinstance(value, dict):
+            raise ApiError(400, "bad_option", "'options' must be a JSON object")
+        return value
+
+
+# -- the app ---------------------------------------------------------------------------------------------------
+def create_app(settings: Settings | None = None, recognizer: RecognizerLike | None = None) -> FastAPI:
+    """A new app. ``recognizer`` replaces the detector loaded from ``settings.model`` (tests, benchmarks)."""
+    settings = settings or Settings()
+    configure_logs(settings.log_level)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        if app.state.recognizer is None:
+            loaded, reason = await asyncio.to_thread(load_recognizer, settings.model)
+            app.state.recognizer, app.state.unavailable = loaded, reason
+            log.info("detector loaded" if loaded else "detector unavailable", extra={"reason": reason})
+        yield
+        app.state.pool.shutdown()
+
+    app = FastAPI(
+        title="mjlens", version="1.0", lifespan=lifespan,
+        summary="Score a mahjong hand from a photo: tile recognition and itemized scoring.",
+    )
+    app.state.settings = settings
+    app.state.recognizer = recognizer
+    app.state.unavailable = None if recognizer else "the detector is loading"
+    app.state.pool = InferencePool(settings.workers, settings.queue_size, settings.retry_after_s)
+
+    errors.install(app)
+    if settings.cors_list():
+        app.add_middleware(CORSMiddleware, allow_origins=settings.cors_list(), allow_methods=["GET", "POST"],
+                           allow_headers=["Content-Type", "X-API-Key", "X-Request-ID"],
+                           expose_headers=["X-Request-ID", "Retry-After"])
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_upload_bytes + 64 * 1024)
+    app.add_middleware(RequestIdMiddleware)  # added last: outermost
+
+    app.include_router(_health_router())
+    app.include_router(_v1_router(settings), prefix="/v1")
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def page() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    return app
+
+
+def _health_router() -> APIRouter:
+    router = APIRouter(tags=["health"])
+
+    @router.get("/healthz", summary="Liveness: the process answers")
+    async def healthz() -> dict[str, str]:
+        return {"status": "ok"}
+
+    @router.get("/readyz", summary="Readiness: the detector is loaded",
+                responses={503: {"model": ErrorBody, "description": "the detector is not loaded"}})
+    async def readyz(request: Request) -> dict[str, str]:
+        if request.app.state.recognizer is None:
+            raise ApiError(503, "model_unavailable", request.app.state.unavailable or "the detector is not loaded")
+        return {"status": "ready"}
+
+    return router
+
+
+def _api_key_dependency(settings: Settings):
+    header = APIKeyHeader(name="X-API-Key", auto_error=False, description="needed when MJLENS_API_KEY is set")
+
+    async def check(key: Annotated[str | None, Depends(header)]) -> None:
+        if settings.api_key and not (key and secrets.compare_digest(key.encode(), settings.api_key.encode())):
+            raise ApiError(401, "unauthorized", "send the service's API key in the X-API-Key header")
+
+    return check
+
+
+def _v1_router(settings: Settings) -> APIRouter:
+    router = APIRouter(dependencies=[Depends(_api_key_dependency(settings))], responses=ERROR_RESPONSES)
+
+    @router.get("/rules", tags=["scoring"], summary="The rule systems and their scoring items")
+    def rules() -> JSONResponse:
+        return JSONResponse(catalog())
+
+    @router.post("/score", tags=["scoring"], summary="Score a Hand JSON",
+                 description="A hand that parses but does not win is a 200 with `valid: false`; a malformed hand, "
+                             "an unknown rule system or a bad option is a 400.")
+    def score_hand(body: Annotated[ScoreRequest, Body()]) -> JSONResponse:
+        try:
+            rule_module(body.rules)
+            hand = Hand.from_json(body.hand)
+        except HandError as err:
+            raise ApiError(400, err.code, err.message) from None
+        result = score(hand, body.rules, body.options)
+        if result.error is not None and result.error.code in REQUEST_ERROR_CODES:
+            raise ApiError(400, result.error.code, result.error.message)
+        return JSONResponse(result.to_json())
+
+    @router.post("/recognize", tags=["vision"], summary="Read the tiles in a photo (Recognition JSON)")
+    async def recognize(request: Request, image: Annotated[UploadFile, File(description="JPEG/PNG/WebP/HEIC")]
+                        ) -> JSONResponse:
+        return JSONResponse(await _recognize(request, image))
+
+    @router.post("/photo-score", tags=["vision", "scoring"], summary="Read the tiles in a photo and score the hand",
+                 description="Answers `{\"recognition\": <Recognition JSON>, \"score\": <Score JSON>}`; the context "
+                             "fields are laid over the context the photo gives.")
+    async def photo(request: Request, image: Annotated[UploadFile, File(description="JPEG/PNG/WebP/HEIC")],
+                    form: Annotated[PhotoForm, Form()]) -> JSONResponse:
+        unknown = sorted(set((await request.form()).keys()) - set(PhotoForm.model_fields) - {"image"})
+        if unknown:
+            raise ApiError(400, "bad_field", f"unknown form field(s): {', '.join(unknown)}")
+        context, options = form.context(), form.options_json()
+        try:
+            check_request(form.rules, context)
+        except HandError as err:
+            raise ApiError(400, err.code, err.message) from None
+        recognition = await _recognize(request, image)
+        out = await asyncio.to_thread(photo_score, recognition, form.rules, context, options)
+        if out["score"].get("error", {}).get("code") == "bad_option":
+            raise ApiError(400, "bad_option", out["score"]["error"]["message"])
+        return JSONResponse(out)
+
+    return router
+
+
+async def _recognize(request: Request, image: UploadFile) -> dict[str, Any]:
+    """Check the upload, then run the detector in the bounded pool; image problems become 4xx."""
+    state = request.app.state
+    settings: Settings = state.settings
+    data = await image.read()
+    try:
+        check_image(data, settings.max_upload_bytes, settings.max_pixels)
+    except ImageError as err:
+        raise ApiError(IMAGE_ERROR_STATUS.get(err.code, 400), err.code, err.message) from None
+    if state.recognizer is None:
+        raise ApiError(503, "model_unavailable", state.unavailable or "the detector is not loaded")
+    name = PurePath(image.filename or "upload").name[:200] or "upload"
+    try:
+        return await state.pool.run(state.recognizer.recognize, data, name)
+    except ImageError as err:
+        raise ApiError(IMAGE_ERROR_STATUS.get(err.code, 400), err.code, err.message) from None
+
+
+app = create_app()

@@ -1,0 +1,101 @@
+"""HTTP errors: one body shape ``{"error": {"code", "message"}}`` for every failure, with stable codes.
+
+FastAPI's own validation errors, Starlette's 404/405 and unexpected exceptions are all turned into this shape,
+so a client handles one format. Codes from the scoring layer (``scoring.errors.ERROR_CODES``) and the image
+layer (``vision.imageio.IMAGE_ERROR_CODES``) pass through unchanged; the codes below are the service's own.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .logs import request_id_var
+
+log = logging.getLogger("mjlens.api")
+
+#: The service's own error codes -> what they mean (documented in docs/api.md).
+API_ERROR_CODES = {
+    "bad_json": "the request body is not valid JSON",
+    "missing_field": "a required field is missing",
+    "bad_field": "a field has a value of the wrong type or out of range",
+    "bad_request": "the request is malformed in another way",
+    "request_too_large": "the request body is larger than the upload limit",
+    "unauthorized": "the API key is missing or wrong",
+    "not_found": "no such path",
+    "method_not_allowed": "the path does not accept this method",
+    "busy": "every worker is busy and the queue is full: retry after Retry-After seconds",
+    "model_unavailable": "the tile detector is not loaded",
+    "internal": "an unexpected error (a bug): the request id in the logs says where",
+}
+
+#: Scoring error codes that mean the *request* is wrong (400) rather than the hand not winning (200, valid: false).
+REQUEST_ERROR_CODES = frozenset(
+    {"bad_notation", "bad_hand_json", "unknown_tile", "too_many_copies", "bad_meld", "bad_context",
+     "unknown_rules", "bad_option"}
+)
+
+
+class ApiError(Exception):
+    """Raise anywhere in a handler to answer ``status`` with the standard error body."""
+
+    def __init__(self, status: int, code: str, message: str, headers: dict[str, str] | None = None):
+        super().__init__(message)
+        self.status, self.code, self.message, self.headers = status, code, message, headers or {}
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    """The body of every 4xx/5xx answer."""
+
+    error: ErrorDetail
+
+
+def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    headers = dict(headers or {})
+    rid = request_id_var.get()
+    if rid:
+        headers.setdefault("X-Request-ID", rid)
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status, headers=headers)
+
+
+def _validation_message(errors: list[dict[str, Any]]) -> tuple[str, str]:
+    """The code and a one-line message for FastAPI's list of validation errors (the first one decides)."""
+    first = errors[0] if errors else {}
+    kind = str(first.get("type", ""))
+    where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body", "query", "form"))
+    if kind == "json_invalid":
+        return "bad_json", f"the body is not valid JSON: {first.get('msg', '')}"
+    if kind == "missing":
+        return "missing_field", f"'{where}' is required"
+    return "bad_field", f"'{where}': {first.get('msg', 'invalid value')}"
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers that give every failure the standard body."""
+
+    @app.exception_handler(ApiError)
+    async def _api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return error_response(exc.status, exc.code, exc.message, exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
+        code, message = _validation_message(list(exc.errors()))
+        return error_response(400, code, message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not_found", 405: "method_not_allowed", 401: "unauthorized"}.get(exc.status_code, "bad_request")
+        if exc.status_code >= 500:
+            code = "internal"
+        return error_response(exc.status_code, code, str(exc.detail), getattr(exc, "headers", None))

@@ -1,0 +1,58 @@
+"""Photo to score, shared by ``POST /v1/photo-score`` and ``mjlens photo`` so both give the same object.
+
+Also loads the detector: the service starts without it (scoring still works, ``/readyz`` says why), so a
+missing model file is a reason string, not a crash.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any, Protocol
+
+from scoring.engine import rule_module, score
+from scoring.errors import HandError
+from scoring.hand import context_from_json
+from scoring.result import ScoreResult
+
+log = logging.getLogger("mjlens.api")
+
+
+class RecognizerLike(Protocol):
+    """What the service needs from ``vision.recognize.Recognizer``: a thread-safe ``recognize``."""
+
+    def recognize(self, data: bytes, name: str) -> dict[str, Any]: ...
+
+
+def load_recognizer(model: Path) -> tuple[RecognizerLike | None, str | None]:
+    """The detector loaded from ``model``, or None and the reason it is unavailable."""
+    if not Path(model).is_file():
+        return None, f"model file {Path(model).name} is not present"
+    try:
+        from vision.recognize import Recognizer
+    except ImportError as err:
+        return None, f"the recognizer is not available in this build ({err})"
+    try:
+        return Recognizer(model), None
+    except Exception as err:  # noqa: BLE001 - a bad model file must not stop the scoring service
+        log.exception("the detector could not be loaded")
+        return None, f"the detector could not be loaded: {type(err).__name__}: {err}"
+
+
+def check_request(rules: str, context: dict[str, Any]) -> None:
+    """Refuse an unknown rule system or a bad context before spending a detector run (HandError)."""
+    rule_module(rules)
+    context_from_json(context)
+
+
+def photo_score(recognition: dict[str, Any], rules: str, context: dict[str, Any],
+                options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``{"recognition", "score"}``: the recognized hand with ``context`` laid over its own, scored."""
+    hand = recognition.get("hand")
+    if not hand:
+        result = ScoreResult.invalid(rules, HandError(
+            "tile_count", "no hand could be assembled from the photo; correct the tiles and score again"))
+        return {"recognition": recognition, "score": result.to_json()}
+    hand = {**hand, "context": {**(hand.get("context") or {}), **context}}
+    recognition = {**recognition, "hand": hand}
+    return {"recognition": recognition, "score": score(hand, rules, options or {}).to_json()}

@@ -1,0 +1,42 @@
+"""A bounded pool for detector work: inference runs off the event loop, and overload is refused early.
+
+The detector is CPU-bound; letting requests pile up without limit only makes every one of them slow and
+then time out. So at most ``workers`` run at once, at most ``queue_size`` more wait, and anything beyond
+is answered 503 at once with ``Retry-After``, which a phone app can act on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from .errors import ApiError
+
+T = TypeVar("T")
+
+
+class InferencePool:
+    """``await pool.run(fn, *args)`` runs ``fn`` in a worker thread, or raises ApiError 503 ``busy`` when
+    ``workers + queue_size`` calls are already in flight. The counter lives on the event loop thread only."""
+
+    def __init__(self, workers: int, queue_size: int, retry_after_s: int = 1):
+        self.workers = workers
+        self.capacity = workers + queue_size
+        self.retry_after_s = retry_after_s
+        self.in_flight = 0
+        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="mjlens-infer")
+
+    async def run(self, fn: Callable[..., T], *args) -> T:
+        if self.in_flight >= self.capacity:
+            raise ApiError(503, "busy", f"all {self.workers} workers are busy and the queue is full; retry shortly",
+                           headers={"Retry-After": str(self.retry_after_s)})
+        self.in_flight += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)
+        finally:
+            self.in_flight -= 1
+
+    def shutdown(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)

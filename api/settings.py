@@ -1,0 +1,51 @@
+"""Service settings, read once from the environment (prefix ``MJLENS_``) so a deployment needs no config file.
+
+Every knob a person running ``mjlens serve`` on a LAN or behind a proxy may want is here, with a safe default.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+#: Where the shipped detector lives, relative to the repository / installed tree.
+DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "mjlens-tiles.onnx"
+
+
+class Settings(BaseSettings):
+    """Environment variables: ``MJLENS_API_KEY``, ``MJLENS_CORS_ORIGINS``, ``MJLENS_MAX_UPLOAD_BYTES``..."""
+
+    model_config = SettingsConfigDict(env_prefix="MJLENS_", extra="ignore")
+
+    #: When set, every ``/v1`` call must send it in ``X-API-Key``; ``/healthz``, ``/readyz`` and the page stay open.
+    api_key: str | None = None
+    #: Origins allowed to call the API from a browser, comma-separated (``*`` for any); empty: same origin only.
+    cors_origins: str = ""
+    #: Largest accepted upload, in bytes (20 MB: a full-resolution phone photo fits easily).
+    max_upload_bytes: int = Field(default=20 * 1024 * 1024, gt=0)
+    #: Largest accepted image, in pixels (width x height), checked from the header before decoding.
+    max_pixels: int = Field(default=50_000_000, gt=0)
+    #: Threads running the detector: one per core by default.
+    workers: int = Field(default_factory=lambda: os.cpu_count() or 1, gt=0)
+    #: Requests allowed to wait for a worker; beyond ``workers + queue_size`` in flight the answer is 503.
+    queue_size: int = Field(default=8, ge=0)
+    #: Seconds a client is told to wait (``Retry-After``) when the queue is full.
+    retry_after_s: int = Field(default=1, ge=0)
+    #: The ONNX detector file; the service still answers scoring calls when it is absent.
+    model: Path = DEFAULT_MODEL
+    #: Level of the JSON logs.
+    log_level: str = "INFO"
+
+    @field_validator("log_level")
+    @classmethod
+    def _level(cls, value: str) -> str:
+        value = value.upper()
+        if value not in ("DEBUG", "INFO", "WARNING", "ERROR"):
+            raise ValueError("log level must be DEBUG, INFO, WARNING or ERROR")
+        return value
+
+    def cors_list(self) -> list[str]:
+        return [origin.strip() for origin in self.cors_origins.split(",") if origin.strip()]

@@ -1,0 +1,86 @@
+"""A stand-in detector for the API, page and CLI tests: it decodes the photo with the real image layer (so
+corrupt, oversized and wrong-format photos fail as they would in production) and then reports a fixed hand,
+laid out left to right across the photo."""
+
+from __future__ import annotations
+
+import io
+import threading
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from vision.imageio import load_image
+
+#: 123m 456p 78s 11z concealed, a pung of white dragons, 9s won: a winning hand under every rule system.
+CONCEALED = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "1z", "1z"]
+MELD = ["5z", "5z", "5z"]
+WINNING = "9s"
+
+
+def recognition_for(name: str, width: int, height: int, codes: list[str] | None = None) -> dict[str, Any]:
+    """The Recognition JSON of the fixed hand (or of ``codes``, 14 tiles in the same places) in a photo."""
+    codes = codes or CONCEALED + MELD + [WINNING]
+    step = width / (len(codes) + 2)
+    tiles = []
+    for i, code in enumerate(codes):
+        x1 = step * (i + 1)
+        tiles.append({"code": code, "box": [round(x1, 1), round(height * 0.35, 1), round(x1 + step * 0.9, 1),
+                                            round(height * 0.65, 1)],
+                      "confidence": 0.42 if i == 3 else 0.97, "alternatives": [{"code": "6p", "confidence": 0.02}],
+                      "group": 0 if i < 10 else (1 if i < 13 else 2)})
+    hand = {"concealed": codes[:10], "winning_tile": codes[13], "flowers": [],
+            "melds": [{"kind": "pung", "tiles": codes[10:13], "concealed": False}]}
+    return {"image": name, "width": width, "height": height, "tiles": tiles,
+            "groups": [{"role": "concealed", "tiles": list(range(10))},
+                       {"role": "meld", "kind": "pung", "tiles": [10, 11, 12]},
+                       {"role": "winning", "tiles": [13]}],
+            "hand": hand, "warnings": []}
+
+
+class FakeRecognizer:
+    """Thread-safe like the real one; counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self._lock = threading.Lock()
+
+    def recognize(self, data: bytes, name: str) -> dict[str, Any]:
+        image = load_image(data)
+        with self._lock:
+            self.calls += 1
+        return recognition_for(name, image.width, image.height)
+
+
+class BlockingRecognizer(FakeRecognizer):
+    """Holds every call until ``release`` is set: fills the worker pool on purpose."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = threading.Event()
+        self.started = threading.Semaphore(0)
+
+    def recognize(self, data: bytes, name: str) -> dict[str, Any]:
+        self.started.release()
+        self.release.wait(timeout=30)
+        return super().recognize(data, name)
+
+
+def sample_photo(fmt: str = "JPEG", size: tuple[int, int] = (960, 540), exif_orientation: int | None = None) -> bytes:
+    """A synthetic table photo: green cloth and fourteen light tiles with their names, in ``fmt``."""
+    image = Image.new("RGB", size, (20, 90, 50))
+    draw = ImageDraw.Draw(image)
+    codes = CONCEALED + MELD + [WINNING]
+    step = size[0] / (len(codes) + 2)
+    for i, code in enumerate(codes):
+        x1 = step * (i + 1)
+        draw.rectangle([x1, size[1] * 0.35, x1 + step * 0.9, size[1] * 0.65], fill=(240, 235, 220))
+        draw.text((x1 + 4, size[1] * 0.45), code, fill=(0, 0, 0))
+    out = io.BytesIO()
+    kwargs: dict[str, Any] = {}
+    if exif_orientation:
+        exif = Image.Exif()
+        exif[0x0112] = exif_orientation
+        kwargs["exif"] = exif.tobytes()
+    image.save(out, fmt, **kwargs)
+    return out.getvalue()
