@@ -1,14 +1,78 @@
-"""`mjlens eval`."""
+"""``mjlens eval``: detection metrics of the tile model on a YOLO dataset, run through the product's ONNX runtime."""
 
 from __future__ import annotations
 
-from api.cli import UsageError
+import json
+import sys
+
+from ..cli import EXIT_OK, UsageError
+from .recognize import add_model_flags, load_recognizer
+
+SUMMARY = (
+    ("map50", "mAP50"), ("map50_95", "mAP50-95"), ("tile_accuracy", "tile accuracy"),
+    ("tile_precision", "tile precision"), ("exact_rate", "photos exactly right"),
+    ("hand_exact_rate", "photos of 13-18 tiles exactly right"), ("bonus_recall", "flower/season recall"),
+)
 
 
 def register(sub) -> None:
-    parser = sub.add_parser("eval", help="(not available in this build)")
+    parser = sub.add_parser(
+        "eval", help="detection metrics of the tile model on a YOLO dataset",
+        description="Run the tile model over a YOLO dataset (data.yaml) and report mAP50, mAP50-95, tile accuracy, "
+                    "per-class precision and recall, the exact-photo rate and a confusion matrix.")
+    parser.add_argument("data", metavar="DATA_YAML", help="the dataset's data.yaml")
+    parser.add_argument("--split", choices=("val", "test", "train"), default="val", help="which split (default val)")
+    parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
+    parser.add_argument("--confusion", metavar="PNG", help="also draw the confusion matrix into this PNG file")
+    add_model_flags(parser)
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
-    raise UsageError("this command is not available in this build")
+    from vision.evaluate import EvalError, collect_samples, evaluate_samples, write_confusion_png
+
+    recognizer = load_recognizer(args)
+    detector = recognizer.detector
+    try:
+        samples = collect_samples(args.data, detector, args.split, progress=_progress(args.json))
+        report = evaluate_samples(samples, classes=sorted(set(detector.names), key=detector.names.index))
+        if args.confusion:
+            write_confusion_png(report, args.confusion)
+    except EvalError as err:
+        raise UsageError(str(err)) from None
+    report = {"data": args.data, "split": args.split, "model": str(detector.path), "conf": detector.conf, **report}
+    if args.json:
+        json.dump(report, sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        print_report(report)
+    return EXIT_OK
+
+
+def _progress(quiet: bool):
+    if quiet or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    return lambda items: tqdm(items, desc="eval", unit="photo", file=sys.stderr)
+
+
+def print_report(report: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(highlight=False, soft_wrap=True)
+    console.print(f"{report['data']} [{report['split']}]: {report['images']} photos, {report['labels']} labelled "
+                  f"tiles, {report['predictions']} predicted (model {report['model']}, conf {report['conf']})")
+    for key, name in SUMMARY:
+        value = report[key]
+        console.print(f"  {name:<38} {'-' if value is None else f'{value:.4f}'}")
+    table = Table(show_header=True, header_style="bold")
+    for column in ("class", "labels", "AP50", "AP50-95", "precision", "recall"):
+        table.add_column(column, justify="left" if column == "class" else "right")
+    for code, row in report["per_class"].items():
+        if row["labels"] or row["predictions"]:
+            table.add_row(code, str(row["labels"]),
+                          *("-" if row[k] is None else f"{row[k]:.3f}" for k in ("ap50", "ap50_95", "precision",
+                                                                                 "recall")))
+    console.print(table)

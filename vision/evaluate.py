@@ -1,0 +1,335 @@
+"""Detection metrics of a tile model on a YOLO dataset, through the same ONNX runtime the product uses (no torch).
+
+Two readings of each photo are scored. *Candidates* (every box above a very low threshold, per-class NMS only)
+give the ranking metrics, mAP50 and mAP50-95, computed COCO-style: predictions of a class ranked by confidence
+over the whole dataset, each matched to the best unmatched label of its class at IoU >= t, average precision
+sampled at 101 recall points of the precision envelope, averaged over the classes that have labels. The
+*operating* reading (what ``mjlens recognize`` returns) gives the product's figures: tile accuracy, per-class
+precision and recall, the whole-photo exact rate, and the confusion matrix.
+
+Tile matching is one-to-one at IoU >= 0.5: first label-prediction pairs of the same code (highest IoU first), then
+the rest regardless of code (a misread tile, counted in the confusion matrix); unmatched labels are missed tiles,
+unmatched predictions extra boxes, which count against precision and the exact rate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+import yaml
+
+from scoring.tiles import BONUS_CODES, DETECTOR_CLASSES
+
+from .detection import Detection
+from .detector import box_iou
+from .imageio import ImageError, load_image
+
+IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
+RECALL_POINTS = np.linspace(0.0, 1.0, 101)
+MATCH_IOU = 0.5
+HAND_SIZES = range(13, 19)  # photos of one hand: 13-18 tiles on the table
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif", ".bmp"}
+SPLIT_KEYS = {"val": ("val", "valid"), "test": ("test",), "train": ("train",)}
+
+
+class EvalError(ValueError):
+    """A dataset that cannot be evaluated (missing file, bad YAML, label lines out of range)."""
+
+
+class EvalDetector(Protocol):
+    """What the evaluation needs from a detector (``vision.detector.Detector`` provides it)."""
+
+    def detect_for_eval(self, bgr: np.ndarray) -> tuple[list[Detection], list[Detection]]: ...
+
+
+@dataclass(frozen=True)
+class Label:
+    code: str
+    box: tuple[float, float, float, float]  # x1 y1 x2 y2 in pixels
+
+
+@dataclass
+class Sample:
+    """One photo: its labels, the candidate predictions (for mAP) and the operating predictions."""
+
+    name: str
+    labels: list[Label]
+    candidates: list[Detection]
+    operating: list[Detection]
+
+
+@dataclass
+class TileMatch:
+    correct: list[tuple[int, int]] = field(default_factory=list)  # (label index, prediction index), same code
+    wrong: list[tuple[int, int]] = field(default_factory=list)  # overlapping, another code
+    missed: list[int] = field(default_factory=list)  # labels with no prediction
+    extra: list[int] = field(default_factory=list)  # predictions on no label
+
+
+# -- dataset ---------------------------------------------------------------------------------------------------------
+
+
+def read_dataset(data_yaml: str | Path, split: str = "val") -> tuple[list[str], list[tuple[Path, Path]]]:
+    """The dataset's class codes and its (image, label file) pairs for ``split``. Relative paths are read from the
+    YAML's folder (or its ``path:``)."""
+    data_yaml = Path(data_yaml)
+    try:
+        spec = yaml.safe_load(data_yaml.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise EvalError(f"cannot read {data_yaml}: {err.strerror}") from None
+    except yaml.YAMLError as err:
+        raise EvalError(f"{data_yaml} is not valid YAML: {err}") from None
+    if not isinstance(spec, dict) or "names" not in spec:
+        raise EvalError(f"{data_yaml} is not a YOLO dataset description (no names)")
+    names = spec["names"]
+    codes = [str(names[i]) for i in sorted(names)] if isinstance(names, dict) else [str(n) for n in names]
+    unknown = [c for c in codes if c not in DETECTOR_CLASSES]
+    if unknown:
+        raise EvalError(f"{data_yaml} has classes that are not tile codes: {unknown[:5]}")
+    root = Path(spec.get("path") or ".")
+    root = root if root.is_absolute() else data_yaml.parent / root
+    key = next((k for k in SPLIT_KEYS.get(split, (split,)) if spec.get(k)), None)
+    if key is None:
+        raise EvalError(f"{data_yaml} has no {split!r} split")
+    sources = spec[key] if isinstance(spec[key], list) else [spec[key]]
+    images: list[Path] = []
+    for source in sources:
+        images.extend(_images_of(root / str(source)))
+    if not images:
+        raise EvalError(f"the {split!r} split of {data_yaml} holds no images")
+    return codes, [(image, _label_path(image)) for image in images]
+
+
+def _images_of(source: Path) -> list[Path]:
+    if source.is_dir():
+        return sorted(p for p in source.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
+    if source.suffix == ".txt" and source.is_file():  # a list of image paths, relative to the list's folder
+        lines = [line.strip() for line in source.read_text(encoding="utf-8").splitlines() if line.strip()]
+        return [p if p.is_absolute() else (source.parent / p).resolve() for p in map(Path, lines)]
+    raise EvalError(f"{source} is neither an image folder nor a list of images")
+
+
+def _label_path(image: Path) -> Path:
+    """ultralytics' rule: the last ``images`` folder of the path becomes ``labels``, the suffix ``.txt``."""
+    parts = list(image.parts)
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] == "images":
+            parts[i] = "labels"
+            break
+    return Path(*parts).with_suffix(".txt")
+
+
+def read_labels(path: Path, codes: Sequence[str], width: int, height: int) -> list[Label]:
+    """YOLO label lines (class cx cy w h, normalised) -> labels in pixels. A missing file means no tiles."""
+    if not path.is_file():
+        return []
+    labels = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        fields = line.split()
+        if not fields:
+            continue
+        try:
+            cls, cx, cy, w, h = int(fields[0]), *map(float, fields[1:5])
+            code = codes[cls]
+        except (ValueError, IndexError):
+            raise EvalError(f"{path}:{number}: not a YOLO box line of a known class: {line!r}") from None
+        labels.append(Label(code, ((cx - w / 2) * width, (cy - h / 2) * height,
+                                   (cx + w / 2) * width, (cy + h / 2) * height)))
+    return labels
+
+
+def collect_samples(
+    data_yaml: str | Path,
+    detector: EvalDetector,
+    split: str = "val",
+    progress: Callable[[Iterable], Iterable] | None = None,
+) -> list[Sample]:
+    """Run the detector over every photo of the split."""
+    codes, pairs = read_dataset(data_yaml, split)
+    samples = []
+    for image_path, label_path in (progress or iter)(pairs):
+        try:
+            image = load_image(image_path.read_bytes())
+        except ImageError as err:
+            raise EvalError(f"{image_path}: {err.code}: {err.message}") from None
+        labels = read_labels(label_path, codes, image.width, image.height)
+        candidates, operating = detector.detect_for_eval(image.bgr)
+        samples.append(Sample(image_path.name, labels, candidates, operating))
+    return samples
+
+
+# -- matching and metrics --------------------------------------------------------------------------------------------
+
+
+def match_tiles(labels: Sequence[Label], predictions: Sequence[Detection], iou_min: float = MATCH_IOU) -> TileMatch:
+    """One-to-one matching of predictions to labels: same code first, then misreadings (module docstring)."""
+    match = TileMatch()
+    if not labels or not predictions:
+        match.missed = list(range(len(labels)))
+        match.extra = list(range(len(predictions)))
+        return match
+    iou = box_iou(np.array([lb.box for lb in labels]), np.array([p.box for p in predictions]))
+    same = np.array([[lb.code == p.code for p in predictions] for lb in labels])
+    free_label = np.ones(len(labels), dtype=bool)
+    free_pred = np.ones(len(predictions), dtype=bool)
+    for allowed, out in ((same, match.correct), (np.ones_like(same), match.wrong)):
+        candidates = np.argwhere(allowed & (iou >= iou_min))
+        order = np.argsort(-iou[candidates[:, 0], candidates[:, 1]], kind="stable")
+        for li, pi in candidates[order]:
+            if free_label[li] and free_pred[pi]:
+                free_label[li] = free_pred[pi] = False
+                out.append((int(li), int(pi)))
+    match.missed = [int(i) for i in np.flatnonzero(free_label)]
+    match.extra = [int(i) for i in np.flatnonzero(free_pred)]
+    return match
+
+
+def average_precision(tp: np.ndarray, scores: np.ndarray, n_labels: int) -> float:
+    """COCO 101-point AP of one class at one IoU threshold, from each prediction's TP flag and score."""
+    if n_labels == 0:
+        return float("nan")
+    if len(tp) == 0:
+        return 0.0
+    order = np.argsort(-scores, kind="stable")
+    hits = np.cumsum(tp[order])
+    recall = hits / n_labels
+    precision = hits / np.arange(1, len(tp) + 1)
+    envelope = np.maximum.accumulate(precision[::-1])[::-1]
+    index = np.searchsorted(recall, RECALL_POINTS, side="left")
+    sampled = np.where(index < len(envelope), envelope[np.minimum(index, len(envelope) - 1)], 0.0)
+    return float(sampled.mean())
+
+
+def _class_tp(samples: Sequence[Sample], code: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """For one class: a TP flag per IoU threshold for every candidate prediction, their scores, the label count."""
+    flags, scores, n_labels = [], [], 0
+    for sample in samples:
+        labels = np.array([lb.box for lb in sample.labels if lb.code == code]).reshape(-1, 4)
+        preds = sorted((p for p in sample.candidates if p.code == code), key=lambda p: -p.confidence)
+        n_labels += len(labels)
+        if not preds:
+            continue
+        iou = box_iou(np.array([p.box for p in preds]), labels) if len(labels) else np.zeros((len(preds), 0))
+        tp = np.zeros((len(preds), len(IOU_THRESHOLDS)), dtype=bool)
+        for t, threshold in enumerate(IOU_THRESHOLDS):
+            taken = np.zeros(len(labels), dtype=bool)
+            for i in range(len(preds)):  # highest score first, each to its best free label (COCO)
+                options = np.where(taken, -1.0, iou[i])
+                if len(options) and options.max() >= threshold:
+                    j = int(options.argmax())
+                    taken[j] = tp[i, t] = True
+        flags.append(tp)
+        scores.extend(p.confidence for p in preds)
+    tp_all = np.concatenate(flags) if flags else np.zeros((0, len(IOU_THRESHOLDS)), dtype=bool)
+    return tp_all, np.array(scores, dtype=np.float64), n_labels
+
+
+def _subset(samples: Sequence[Sample], classes: Iterable[str] | None) -> list[Sample]:
+    if classes is None:
+        return list(samples)
+    keep = set(classes)
+    return [Sample(s.name, [lb for lb in s.labels if lb.code in keep], [p for p in s.candidates if p.code in keep],
+                   [p for p in s.operating if p.code in keep]) for s in samples]
+
+
+def evaluate_samples(samples: Sequence[Sample], classes: Sequence[str] | None = None) -> dict[str, Any]:
+    """Every metric of the module docstring. ``classes``: score only these codes (labels and predictions of other
+    classes are dropped first), e.g. the 34 classes a peer model knows."""
+    samples = _subset(samples, classes)
+    codes = list(classes) if classes is not None else list(DETECTOR_CLASSES)
+    index = {c: i for i, c in enumerate(codes)}
+    background = len(codes)
+    confusion = np.zeros((len(codes) + 1, len(codes) + 1), dtype=np.int64)  # rows: true, columns: predicted
+    predicted = np.zeros(len(codes), dtype=np.int64)
+    n_labels = n_preds = n_correct = exact = hand_photos = hand_exact = 0
+    bonus_labels = bonus_correct = 0
+    for sample in samples:
+        match = match_tiles(sample.labels, sample.operating)
+        for li, pi in match.correct + match.wrong:
+            confusion[index[sample.labels[li].code], index[sample.operating[pi].code]] += 1
+        for li in match.missed:
+            confusion[index[sample.labels[li].code], background] += 1
+        for pi in match.extra:
+            confusion[background, index[sample.operating[pi].code]] += 1
+        for p in sample.operating:
+            predicted[index[p.code]] += 1
+        n_labels += len(sample.labels)
+        n_preds += len(sample.operating)
+        n_correct += len(match.correct)
+        bonus_labels += sum(lb.code in BONUS_CODES for lb in sample.labels)
+        bonus_correct += sum(sample.labels[li].code in BONUS_CODES for li, _ in match.correct)
+        is_exact = len(match.correct) == len(sample.labels) == len(sample.operating)
+        exact += is_exact
+        if len(sample.labels) in HAND_SIZES:
+            hand_photos += 1
+            hand_exact += is_exact
+    per_class: dict[str, dict[str, Any]] = {}
+    ap = np.full((len(codes), len(IOU_THRESHOLDS)), np.nan)
+    for c, code in enumerate(codes):
+        tp, scores, count = _class_tp(samples, code)
+        for t in range(len(IOU_THRESHOLDS)):
+            ap[c, t] = average_precision(tp[:, t], scores, count)
+        correct = int(confusion[c, c])
+        per_class[code] = {
+            "labels": count, "predictions": int(predicted[c]),
+            "ap50": _num(ap[c, 0]), "ap50_95": _num(np.nanmean(ap[c]) if count else np.nan),
+            "precision": _ratio(correct, int(predicted[c])), "recall": _ratio(correct, count),
+        }
+    labelled = ~np.isnan(ap[:, 0])
+    return {
+        "images": len(samples), "labels": n_labels, "predictions": n_preds,
+        "map50": _num(ap[labelled, 0].mean() if labelled.any() else np.nan),
+        "map50_95": _num(ap[labelled].mean() if labelled.any() else np.nan),
+        "tile_accuracy": _ratio(n_correct, n_labels), "tile_precision": _ratio(n_correct, n_preds),
+        "exact_rate": _ratio(exact, len(samples)), "exact_photos": exact,
+        "hand_photos": hand_photos, "hand_exact_rate": _ratio(hand_exact, hand_photos),
+        "bonus_labels": bonus_labels, "bonus_recall": _ratio(bonus_correct, bonus_labels),
+        "per_class": per_class,
+        "confusion": {"classes": codes + ["background"], "matrix": confusion.tolist()},
+    }
+
+
+def _ratio(num: int, den: int) -> float | None:
+    return round(num / den, 4) if den else None
+
+
+def _num(value: float) -> float | None:
+    return None if np.isnan(value) else round(float(value), 4)
+
+
+# -- confusion matrix image ------------------------------------------------------------------------------------------
+
+
+def write_confusion_png(report: dict[str, Any], path: str | Path, cell: int = 18) -> Path:
+    """The confusion matrix as a PNG: rows the labelled class, columns the predicted one, each row normalised
+    (dark = most of that class's labels); the last row and column are background (extra boxes, missed tiles)."""
+    classes = report["confusion"]["classes"]
+    matrix = np.array(report["confusion"]["matrix"], dtype=np.float64)
+    shares = matrix / np.maximum(matrix.sum(axis=1, keepdims=True), 1)
+    n, margin = len(classes), 56
+    size = margin + n * cell
+    canvas = np.full((size + 8, size + 8, 3), 255, dtype=np.uint8)
+    heat = cv2.applyColorMap((255 - shares * 255).astype(np.uint8), cv2.COLORMAP_BONE)
+    heat[matrix == 0] = 255
+    canvas[margin:margin + n * cell, margin:margin + n * cell] = cv2.resize(
+        heat, (n * cell, n * cell), interpolation=cv2.INTER_NEAREST)
+    for i, name in enumerate(classes):
+        label = "bg" if name == "background" else name
+        y = margin + i * cell + cell - 5
+        cv2.putText(canvas, label, (4, y), cv2.FONT_HERSHEY_SIMPLEX, 0.36, (0, 0, 0), 1, cv2.LINE_AA)
+        x = margin + i * cell + 3
+        column = np.full((cell, margin - 4, 3), 255, dtype=np.uint8)
+        cv2.putText(column, label, (4, cell - 5), cv2.FONT_HERSHEY_SIMPLEX, 0.36, (0, 0, 0), 1, cv2.LINE_AA)
+        canvas[4:margin, x - 3:x - 3 + cell] = cv2.rotate(column, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    for k in range(n + 1):  # grid lines
+        cv2.line(canvas, (margin + k * cell, margin), (margin + k * cell, margin + n * cell), (220, 220, 220), 1)
+        cv2.line(canvas, (margin, margin + k * cell), (margin + n * cell, margin + k * cell), (220, 220, 220), 1)
+    path = Path(path)
+    if not cv2.imwrite(str(path), canvas):
+        raise EvalError(f"cannot write {path}")
+    return path
