@@ -60,6 +60,12 @@ def test_kong_feeder_pays_for_all_three():
     assert got.total == 3 and got.settlement == {"E": 24, "S": 0, "W": 0, "N": -24}
 
 
+def test_kong_feeder_needs_an_exposed_kong():
+    with pytest.raises(HandError) as err:
+        cant("(1111m)234m567p999s5p +5p", {"kong_feeder": "N"}, kong_replacement=True)
+    assert err.value.code == "bad_option"
+
+
 def test_robbed_player_pays_for_all_three():
     got = cant(CHICKEN, {"discarder": "W"}, robbing_kong=True)
     assert got.total == 3 and got.settlement == {"E": 24, "S": 0, "W": -24, "N": 0}

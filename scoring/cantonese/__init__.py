@@ -144,6 +144,8 @@ def score_hand(hand: Hand, options: dict) -> ScoreResult:
     rules = rules_for(options.get("house_rules"))
     validate_size(hand, (14,), NAME)
     _check_context(hand)
+    if "kong_feeder" in options and not any(m.kind == "kong" and not m.concealed for m in hand.melds):
+        raise HandError("bad_option", "'kong_feeder' (杠上開花包杠) needs an exposed kong made from a discard")
     warnings: list[str] = []
     who = payers(hand.context, _self_drawn(hand.context), options, warnings)
     melds = tuple(meld_group(m.kind, min(index(t) for t in m.tiles), m.concealed) for m in hand.melds)
