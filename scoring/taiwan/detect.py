@@ -180,7 +180,7 @@ def flower_kong(v: View) -> int:
 
 
 def all_flowers(v: View) -> int:
-    return int(len(v.flowers) == 8 and v.bonus_win is None)
+    return int(len(v.flowers) == 8)
 
 
 def eight_immortals(v: View) -> int:
