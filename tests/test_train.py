@@ -1,0 +1,111 @@
+"""Training side: the warm start keeps the peer network's function, the dataset file, the CLI's bad-input paths,
+and the shipped ONNX model's contract (43 classes in the project's order)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from api.cli import main as cli_main
+from scoring.tiles import DETECTOR_CLASSES
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _peer():
+    pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    pytest.importorskip("ultralytics")
+    pytest.importorskip("mahjong_detector")
+    from vision.train import warm_start
+
+    return warm_start
+
+
+def test_peer_classes_map_onto_project_codes():
+    warm_start = _peer()
+    _tensors, names = warm_start.load_peer(warm_start.peer_onnx_path())
+    mapping = warm_start.class_map(names)
+    assert len(mapping) == 34 and len(set(mapping.values())) == 34
+    assert DETECTOR_CLASSES[mapping[names.index("chun")]] == "7z"
+    assert DETECTOR_CLASSES[mapping[names.index("haku")]] == "5z"
+    assert DETECTOR_CLASSES[mapping[names.index("tou")]] == "1z"
+    assert DETECTOR_CLASSES[mapping[names.index("9s")]] == "9s"
+    with pytest.raises(ValueError):
+        warm_start.class_map(["1m", "dragon"])
+
+
+def test_warm_start_keeps_the_peer_function_in_eval_and_train_mode():
+    import onnxruntime as ort
+    import torch
+
+    warm_start = _peer()
+    tensors, names = warm_start.load_peer(warm_start.peer_onnx_path())
+    model = warm_start.build_model()
+    folded = warm_start.load_peer_weights(model, tensors, warm_start.class_map(names))
+    rng = np.random.default_rng(0)
+    images = [rng.random((3, 320, 320), dtype=np.float32) for _ in range(2)]
+    warm_start.reestimate_bn(model, folded, images)
+    batch = torch.from_numpy(np.stack(images))
+
+    model.eval()
+    with torch.no_grad():
+        ours = model(batch)[0].numpy()
+    session = ort.InferenceSession(str(warm_start.peer_onnx_path()))
+    blob = np.zeros((1, 3, 640, 640), np.float32)
+    blob[0, :, :320, :320] = images[0]
+    with torch.no_grad():
+        ours_640 = model(torch.from_numpy(blob))[0].numpy()[0]
+    theirs = session.run(None, {"images": blob})[0][0]
+    assert np.abs(ours_640[:4] - theirs[:4]).max() < 0.05  # boxes in pixels
+    peer_rows = [warm_start.class_map(names)[j] for j in range(len(names))]
+    assert np.abs(ours_640[4:][peer_rows] - theirs[4:]).max() < 1e-3
+
+    # Train mode normalises with the batch's own statistics; on the calibration batch they ARE the running stats.
+    neck = {}
+    model.model[-2].register_forward_hook(lambda _m, _i, out: neck.setdefault(model.training, out.detach()))
+    with torch.no_grad():
+        model(batch)
+        model.train()
+        model(batch)
+    assert ours.shape[1] == 4 + len(DETECTOR_CLASSES)
+    assert torch.allclose(neck[False], neck[True], atol=1e-3)
+
+
+def test_data_yaml_has_absolute_paths_and_only_adds_training_images(tmp_path):
+    from vision.train.train import write_data_yaml
+
+    for split in ("train/images", "valid/images"):
+        (tmp_path / "real" / split).mkdir(parents=True)
+    (tmp_path / "synth" / "images").mkdir(parents=True)
+    out = write_data_yaml(tmp_path / "real", tmp_path / "run" / "data.yaml", [tmp_path / "synth" / "images"])
+    data = yaml.safe_load(out.read_text())
+    assert Path(data["path"]).is_absolute()
+    real, synth = (tmp_path / "real/train/images").resolve(), (tmp_path / "synth/images").resolve()
+    assert data["train"] == [str(real), str(synth)]
+    assert data["val"] == str((tmp_path / "real/valid/images").resolve())
+    assert [data["names"][i] for i in range(data["nc"])] == list(DETECTOR_CLASSES)
+    with pytest.raises(FileNotFoundError):
+        write_data_yaml(tmp_path / "synth", tmp_path / "x.yaml")
+
+
+@pytest.mark.parametrize("argv", [["train"], ["train", "--data", "/nonexistent"], ["train", "--resume", "/none.pt"]])
+def test_train_command_rejects_bad_input_with_exit_2(argv, capsys):
+    assert cli_main(argv) == 2
+    assert capsys.readouterr().err.startswith("mjlens train: ")
+
+
+def test_shipped_model_has_the_project_classes():
+    onnx = pytest.importorskip("onnx")
+    path = REPO / "models" / "mjlens-tiles.onnx"
+    if not path.is_file():
+        pytest.skip("models/mjlens-tiles.onnx is not present")
+    model = onnx.load(str(path), load_external_data=False)
+    names = ast.literal_eval({p.key: p.value for p in model.metadata_props}["names"])
+    assert [names[i] for i in sorted(names)] == list(DETECTOR_CLASSES)
+    dims = [d.dim_value for d in model.graph.output[0].type.tensor_type.shape.dim]
+    assert dims == [1, 4 + len(DETECTOR_CLASSES), 8400]
