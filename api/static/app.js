@@ -1,0 +1,431 @@
+/* mjlens phone page: photo -> tiles (POST /v1/recognize) -> corrections -> score (POST /v1/score).
+ * Plain JavaScript, no build step and nothing from a CDN, so it works on a LAN without internet.
+ * The page keeps its own list of tiles, each with a place in the hand (role), and rebuilds the Hand JSON
+ * (CONVENTIONS §2) from it after every correction, then asks the server to score it again. */
+"use strict";
+
+const SUITS = { m: "萬", p: "筒", s: "索" };
+const ZH_NUM = "一二三四五六七八九";
+const HONOURS = { "1z": "東", "2z": "南", "3z": "西", "4z": "北", "5z": "白", "6z": "發", "7z": "中" };
+const BONUS = { "1f": "春", "2f": "夏", "3f": "秋", "4f": "冬", "5f": "梅", "6f": "蘭", "7f": "菊", "8f": "竹" };
+const EN = { "1z": "East", "2z": "South", "3z": "West", "4z": "North", "5z": "White", "6z": "Green", "7z": "Red" };
+/** The 43 detector classes in their order (CONVENTIONS §1): the palette. */
+const CODES = [].concat(
+  ...["m", "p", "s"].map((s) => [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => n + s)),
+  Object.keys(HONOURS), Object.keys(BONUS), ["back"]);
+const ROLE_NAMES = {
+  concealed: "手牌 In hand", winning: "和張 Winning tile", flowers: "花 Flower", other: "不計 Not in hand",
+};
+const UNITS = { fan: "番 fan", tai: "台 tai" };
+const SEATS = { E: "東 E", S: "南 S", W: "西 W", N: "北 N" };
+const LOW_CONFIDENCE = 0.6;
+
+const state = {
+  tiles: [],      // {code, box, confidence, alternatives, role, meld}
+  melds: [],      // {concealed}: indexed by tile.meld
+  width: 0, height: 0,
+  selected: null,
+  catalog: {},    // rules -> key -> {name_zh, name_en}
+  scoreSeq: 0,
+  scoreAbort: null,
+};
+
+const $ = (sel) => document.querySelector(sel);
+const el = (tag, attrs = {}, ...children) => {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v);
+  }
+  for (const child of children) if (child != null) node.append(child);
+  return node;
+};
+
+function isBonus(code) { return code in BONUS; }
+function tileFace(code) {
+  if (code === "back") return "　";
+  if (code in HONOURS) return HONOURS[code];
+  if (code in BONUS) return BONUS[code] + code[0];
+  return ZH_NUM[Number(code[0]) - 1] + SUITS[code[1]];
+}
+function tileTitle(code) {
+  if (code === "back") return "face-down tile";
+  if (code in EN) return EN[code];
+  if (code in BONUS) return "bonus " + code;
+  return code[0] + " " + { m: "characters", p: "dots", s: "bamboo" }[code[1]];
+}
+function tileChip(code, extra = {}) {
+  const suit = code === "back" ? "back" : code[1];
+  return el("button", { type: "button", class: `tile suit-${suit} ${extra.class || ""}`, title: tileTitle(code),
+    "data-code": code, ...(extra.attrs || {}) }, el("span", { class: "face", text: tileFace(code) }),
+  el("span", { class: "code", text: code }));
+}
+
+// -- server calls ------------------------------------------------------------------------------------------------
+function apiHeaders(extra = {}) {
+  const key = localStorage.getItem("mjlens-api-key");
+  return key ? { ...extra, "X-API-Key": key } : extra;
+}
+async function api(path, init = {}) {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const response = await fetch(path, { ...init, headers: apiHeaders(init.headers || {}) });
+    if (response.status === 401 && attempt === 0) {
+      const key = prompt("此服務需要 API key · This service needs an API key:");
+      if (key) { localStorage.setItem("mjlens-api-key", key); continue; }
+    }
+    let body = null;
+    try { body = await response.json(); } catch (_) { body = null; }
+    if (!response.ok) {
+      const err = new Error((body && body.error && body.error.message) || `HTTP ${response.status}`);
+      err.code = (body && body.error && body.error.code) || "http_" + response.status;
+      err.status = response.status;
+      throw err;
+    }
+    return body;
+  }
+  throw new Error("unauthorized");
+}
+
+async function loadCatalog() {
+  try {
+    const systems = await api("/v1/rules");
+    for (const system of systems) {
+      state.catalog[system.rules] = Object.fromEntries((system.items || []).map((i) => [i.key, i]));
+    }
+  } catch (err) { setStatus(`無法載入規則 Could not load the rule list: ${err.message}`, true); }
+}
+
+// -- photo -------------------------------------------------------------------------------------------------------
+function setStatus(text, bad = false) {
+  const status = $("#status");
+  status.textContent = text;
+  status.classList.toggle("bad", bad);
+}
+
+async function onPhoto(file) {
+  if (!file) return;
+  const stage = $("#stage");
+  const img = $("#photo");
+  if (img.src.startsWith("blob:")) URL.revokeObjectURL(img.src);
+  img.src = URL.createObjectURL(file);
+  stage.hidden = false;
+  $("#boxes").replaceChildren();
+  setStatus("辨識中… Reading the tiles…");
+  document.body.classList.add("busy");
+  const form = new FormData();
+  form.append("image", file, file.name || "photo.jpg");
+  try {
+    const recognition = await api("/v1/recognize", { method: "POST", body: form });
+    loadRecognition(recognition);
+    const n = state.tiles.length;
+    const low = state.tiles.filter((t) => t.confidence < LOW_CONFIDENCE).length;
+    setStatus(`找到 ${n} 張牌 Found ${n} tiles` + (low ? ` · ${low} 張需確認 ${low} to check (dashed)` : "") +
+      ((recognition.warnings || []).length ? " · " + recognition.warnings.join("; ") : ""));
+  } catch (err) {
+    const retry = err.status === 503 ? " 稍後再試 Try again shortly." : "";
+    setStatus(`無法辨識 Could not read the photo (${err.code}): ${err.message}.${retry}`, true);
+  } finally {
+    document.body.classList.remove("busy");
+  }
+}
+
+/** Turn a Recognition JSON (CONVENTIONS §4) into the page's tiles with their places in the hand. */
+function loadRecognition(rec) {
+  state.width = rec.width; state.height = rec.height;
+  const groups = rec.groups || [];
+  state.melds = [];
+  const meldOf = {};
+  groups.forEach((g, gi) => {
+    if (g.role === "meld") { meldOf[gi] = state.melds.length; state.melds.push({ concealed: !!g.concealed }); }
+  });
+  const roleOf = {};
+  groups.forEach((g, gi) => (g.tiles || []).forEach((ti) => { roleOf[ti] = gi; }));
+  state.tiles = (rec.tiles || []).map((t, i) => {
+    const gi = t.group != null ? t.group : roleOf[i];
+    const group = gi != null ? groups[gi] : null;
+    let role = group ? group.role : (groups.length ? "other" : "concealed");
+    if (!(role in ROLE_NAMES) && role !== "meld") role = "concealed";
+    return { code: t.code, box: t.box, confidence: t.confidence ?? 1, alternatives: t.alternatives || [],
+      role, meld: role === "meld" ? meldOf[gi] : null };
+  });
+  // A layout that named the winning tile without a group of its own: mark the last matching concealed tile.
+  const winning = rec.hand && rec.hand.winning_tile;
+  if (winning && !state.tiles.some((t) => t.role === "winning")) {
+    const last = [...state.tiles].reverse().find((t) => t.role === "concealed" && t.code === winning);
+    if (last) last.role = "winning";
+  }
+  const ctx = (rec.hand && rec.hand.context) || {};
+  for (const [key, value] of Object.entries(ctx)) setContextControl(key, value);
+  render();
+  rescore();
+}
+
+// -- the hand ----------------------------------------------------------------------------------------------------
+/** Hand JSON from the page's tiles: bonus tiles go to flowers wherever they lie; face-down tiles in a meld
+ * take the meld's face (a concealed kong shows two backs). */
+function buildHand() {
+  const concealed = [], flowers = [], meldTiles = state.melds.map(() => []);
+  let winning = null;
+  for (const t of state.tiles) {
+    if (t.role === "other") continue;
+    if (isBonus(t.code)) { flowers.push(t.code); continue; }
+    if (t.role === "meld" && meldTiles[t.meld]) { meldTiles[t.meld].push(t.code); continue; }
+    if (t.code === "back") continue;
+    if (t.role === "winning" && winning === null) winning = t.code;
+    else concealed.push(t.code);
+  }
+  const melds = [];
+  meldTiles.forEach((codes, m) => {
+    const faces = codes.filter((c) => c !== "back");
+    if (!faces.length) return;
+    const hadBack = faces.length < codes.length;
+    const tiles = codes.map((c) => (c === "back" ? faces[0] : c)).sort(tileOrder);
+    const kind = tiles.length === 4 ? "kong" : (new Set(tiles).size === 1 ? "pung" : "chow");
+    melds.push({ kind, tiles, concealed: kind === "kong" && (state.melds[m].concealed || hadBack) });
+  });
+  return { concealed: concealed.sort(tileOrder), melds, winning_tile: winning, flowers, context: readContext() };
+}
+
+function tileOrder(a, b) {
+  const rank = (c) => "mpszf".indexOf(c[1]) * 10 + Number(c[0]);
+  return rank(a) - rank(b);
+}
+
+function readContext() {
+  const ctx = {};
+  for (const control of document.querySelectorAll("[data-ctx]")) {
+    const key = control.dataset.ctx;
+    if (control.type === "checkbox") ctx[key] = control.checked;
+    else if (control.type === "number") ctx[key] = Math.max(0, Math.min(99, parseInt(control.value, 10) || 0));
+    else ctx[key] = control.value;
+  }
+  return ctx;
+}
+function setContextControl(key, value) {
+  const control = document.querySelector(`[data-ctx="${key}"]`);
+  if (!control || value == null) return;
+  if (control.type === "checkbox") control.checked = !!value; else control.value = String(value);
+}
+
+// -- drawing -----------------------------------------------------------------------------------------------------
+function render() {
+  renderBoxes();
+  renderHand();
+  if ($("#editor").open) renderEditor();
+}
+
+function renderBoxes() {
+  const boxes = $("#boxes");
+  boxes.replaceChildren();
+  if (!state.width) return;
+  $("#stage").style.aspectRatio = `${state.width} / ${state.height}`;
+  state.tiles.forEach((t, i) => {
+    if (!t.box) return;
+    const [x1, y1, x2, y2] = t.box;
+    const box = el("button", {
+      type: "button", class: `box role-${t.role}` + (t.confidence < LOW_CONFIDENCE ? " low" : "") +
+        (state.selected === i ? " selected" : ""),
+      "data-i": String(i), "data-code": t.code, title: `${t.code} ${Math.round(t.confidence * 100)}%`,
+      style: `left:${(100 * x1) / state.width}%;top:${(100 * y1) / state.height}%;` +
+        `width:${(100 * (x2 - x1)) / state.width}%;height:${(100 * (y2 - y1)) / state.height}%`,
+      onclick: () => select(i),
+    }, el("span", { class: "label", text: `${tileFace(t.code)} ${t.code}` }));
+    boxes.append(box);
+  });
+}
+
+function renderHand() {
+  $("#hand-card").hidden = state.tiles.length === 0;
+  const hand = $("#hand");
+  hand.replaceChildren();
+  const row = (title, indexes, extra) => {
+    if (!indexes.length) return;
+    const chips = indexes.map((i) => tileChip(state.tiles[i].code, {
+      class: (state.selected === i ? "selected " : "") + (state.tiles[i].confidence < LOW_CONFIDENCE ? "low" : ""),
+      attrs: { "data-i": String(i), onclick: () => select(i) },
+    }));
+    hand.append(el("div", { class: "row" }, el("span", { class: "row-title", text: title }), ...chips, extra));
+  };
+  const by = (pred) => state.tiles.map((t, i) => (pred(t) ? i : -1)).filter((i) => i >= 0)
+    .sort((a, b) => tileOrder(state.tiles[a].code, state.tiles[b].code));
+  row(ROLE_NAMES.concealed, by((t) => t.role === "concealed" && !isBonus(t.code)));
+  state.melds.forEach((m, mi) => {
+    const toggle = el("label", { class: "kong-toggle" }, el("input", {
+      type: "checkbox", ...(m.concealed ? { checked: "" } : {}),
+      onchange: (e) => { m.concealed = e.target.checked; rescore(); },
+    }), " 暗槓 concealed kong");
+    row(`副露 Meld ${mi + 1}`, by((t) => t.role === "meld" && t.meld === mi), toggle);
+  });
+  row(ROLE_NAMES.winning, by((t) => t.role === "winning"));
+  row(ROLE_NAMES.flowers, by((t) => isBonus(t.code) && t.role !== "other"));
+  row(ROLE_NAMES.other, by((t) => t.role === "other"));
+}
+
+// -- the tile editor ---------------------------------------------------------------------------------------------
+function select(i) {
+  state.selected = i;
+  render();
+  const editor = $("#editor");
+  renderEditor();
+  if (!editor.open) editor.showModal();
+}
+
+function renderEditor() {
+  const i = state.selected;
+  const t = state.tiles[i];
+  if (!t) { $("#editor").close(); return; }
+  const conf = t.box ? ` · ${Math.round(t.confidence * 100)}%` : "";
+  const alts = t.alternatives.length ? ` · 或 or ${t.alternatives.map((a) => a.code).join(", ")}` : "";
+  $("#editor-title").textContent = `牌 Tile ${i + 1}: ${tileFace(t.code)} ${t.code}${conf}${alts}`;
+  const palette = $("#palette");
+  palette.replaceChildren(...CODES.map((code) => tileChip(code, {
+    class: (code === t.code ? "current" : "") + (t.alternatives.some((a) => a.code === code) ? " alt" : ""),
+    attrs: { role: "option", "aria-selected": String(code === t.code), onclick: () => correct(i, { code }) },
+  })));
+  const roles = $("#roles");
+  const button = (label, change, active) => el("button", {
+    type: "button", class: "button" + (active ? " active" : ""), onclick: () => correct(i, change),
+  }, label);
+  roles.replaceChildren(
+    button(ROLE_NAMES.concealed, { role: "concealed", meld: null }, t.role === "concealed"),
+    button(ROLE_NAMES.winning, { role: "winning", meld: null }, t.role === "winning"),
+    ...state.melds.map((_, mi) => button(`副露 Meld ${mi + 1}`, { role: "meld", meld: mi },
+      t.role === "meld" && t.meld === mi)),
+    button("＋ 新副露 New meld", { role: "meld", meld: "new" }, false),
+    button(ROLE_NAMES.other, { role: "other", meld: null }, t.role === "other"),
+  );
+}
+
+/** Apply a correction to tile ``i``, keep the hand consistent (one winning tile, no empty melds), re-score. */
+function correct(i, change) {
+  const t = state.tiles[i];
+  if (change.meld === "new") { state.melds.push({ concealed: false }); change = { ...change, meld: state.melds.length - 1 }; }
+  if (change.role === "winning") state.tiles.forEach((o) => { if (o.role === "winning") o.role = "concealed"; });
+  Object.assign(t, change);
+  if ("code" in change) { t.confidence = 1; t.alternatives = []; }
+  dropEmptyMelds();
+  render();
+  rescore();
+}
+
+function dropEmptyMelds() {
+  const used = state.melds.map((_, mi) => state.tiles.some((t) => t.role === "meld" && t.meld === mi));
+  const remap = {};
+  let next = 0;
+  used.forEach((u, mi) => { if (u) remap[mi] = next++; });
+  state.melds = state.melds.filter((_, mi) => used[mi]);
+  state.tiles.forEach((t) => { if (t.role === "meld") t.meld = remap[t.meld]; });
+}
+
+function addTile() {
+  state.tiles.push({ code: "1m", box: null, confidence: 1, alternatives: [], role: "concealed", meld: null });
+  select(state.tiles.length - 1);
+  rescore();
+}
+
+function deleteTile() {
+  if (state.selected == null) return;
+  state.tiles.splice(state.selected, 1);
+  state.selected = null;
+  dropEmptyMelds();
+  $("#editor").close();
+  render();
+  rescore();
+}
+
+// -- scoring -----------------------------------------------------------------------------------------------------
+let rescoreTimer = null;
+function rescore() {
+  clearTimeout(rescoreTimer);
+  rescoreTimer = setTimeout(scoreNow, 120);
+}
+
+async function scoreNow() {
+  if (!state.tiles.length) return;
+  const rules = $("#rules").value;
+  const seq = ++state.scoreSeq;
+  if (state.scoreAbort) state.scoreAbort.abort();
+  state.scoreAbort = new AbortController();
+  $("#score").classList.add("pending");
+  try {
+    const result = await api("/v1/score", {
+      method: "POST", headers: { "Content-Type": "application/json" }, signal: state.scoreAbort.signal,
+      body: JSON.stringify({ rules, hand: buildHand(), options: {} }),
+    });
+    if (seq === state.scoreSeq) renderScore(result);
+  } catch (err) {
+    if (err.name === "AbortError") return;
+    if (seq === state.scoreSeq) renderScore({ rules, valid: false, error: { code: err.code, message: err.message } });
+  } finally {
+    if (seq === state.scoreSeq) $("#score").classList.remove("pending");
+  }
+}
+
+function itemName(rules, key) {
+  const item = (state.catalog[rules] || {})[key];
+  return item ? `${item.name_zh} ${item.name_en}` : key;
+}
+
+function renderScore(result) {
+  const body = $("#score-body");
+  const unit = UNITS[result.unit] || result.unit || "";
+  const parts = [];
+  if (result.valid) {
+    parts.push(el("p", { id: "score-total", class: "total" }, `${result.total} ${unit}`,
+      result.points != null ? el("small", { text: ` = ${result.points} 分 points` }) : null));
+    if (result.minimum != null) {
+      parts.push(el("p", { class: result.meets_minimum ? "ok" : "bad",
+        text: `起和 Minimum ${result.minimum}: ${result.meets_minimum ? "達 met" : "未達 not met"}` }));
+    }
+  } else {
+    const err = result.error || {};
+    parts.push(el("p", { id: "score-total", class: "total bad" }, "不成和 No score",
+      el("small", { text: ` (${err.code})` })));
+    parts.push(el("p", { id: "score-error", class: "bad", text: err.message || "" }));
+  }
+  if ((result.items || []).length) {
+    const rows = result.items.map((item) => el("tr", {},
+      el("td", { class: "zh", text: item.name_zh }), el("td", { text: item.name_en }),
+      el("td", { class: "num", text: item.count > 1 ? `${item.value}×${item.count}` : String(item.value) }),
+      el("td", { class: "num", text: String(item.points) })));
+    parts.push(el("table", { id: "score-items" },
+      el("thead", {}, el("tr", {}, el("th", { text: "番種" }), el("th", { text: "Item" }),
+        el("th", { class: "num", text: "值 Value" }), el("th", { class: "num", text: "計 Points" }))),
+      el("tbody", {}, ...rows)));
+  }
+  if ((result.excluded || []).length) {
+    parts.push(el("h3", { text: "不計 Not counted" }));
+    parts.push(el("ul", { id: "score-excluded" }, ...result.excluded.map((x) => el("li", {},
+      el("b", { text: itemName(result.rules, x.key) }), ` ← ${itemName(result.rules, x.by)}`,
+      x.reason ? el("span", { class: "muted", text: ` · ${x.reason}` }) : null))));
+  }
+  const settlement = Object.entries(result.settlement || {});
+  if (settlement.length) {
+    parts.push(el("h3", { text: "結算 Settlement" }));
+    parts.push(el("div", { id: "score-settlement", class: "settlement" }, ...settlement.map(([seat, amount]) =>
+      el("span", { class: amount >= 0 ? "ok" : "bad", text: `${SEATS[seat] || seat} ${amount > 0 ? "+" : ""}${amount}` }))));
+  }
+  for (const warning of result.warnings || []) parts.push(el("p", { class: "warning", text: "⚠ " + warning }));
+  body.replaceChildren(...parts);
+}
+
+// -- wiring ------------------------------------------------------------------------------------------------------
+function init() {
+  for (const id of ["#camera-input", "#photo-input"]) {
+    $(id).addEventListener("change", (e) => { onPhoto(e.target.files[0]); e.target.value = ""; });
+  }
+  $("#photo").addEventListener("error", () => $("#stage").classList.add("no-preview"));
+  $("#photo").addEventListener("load", () => $("#stage").classList.remove("no-preview"));
+  $("#add-tile").addEventListener("click", addTile);
+  $("#delete-tile").addEventListener("click", deleteTile);
+  $("#editor").addEventListener("close", () => { state.selected = null; render(); });
+  $("#rules").addEventListener("change", () => { localStorage.setItem("mjlens-rules", $("#rules").value); rescore(); });
+  for (const control of document.querySelectorAll("[data-ctx]")) control.addEventListener("change", rescore);
+  const saved = localStorage.getItem("mjlens-rules");
+  if (saved && [...$("#rules").options].some((o) => o.value === saved)) $("#rules").value = saved;
+  loadCatalog();
+}
+
+document.addEventListener("DOMContentLoaded", init);

@@ -1,0 +1,121 @@
+"""The phone page end to end in headless Chromium: upload a photo, see the tiles drawn on it, correct a
+tile from the palette, and see the score change. Runs the real app under uvicorn on a free loopback port
+with the fake detector (tests/api_fakes.py); skips when Chromium, its driver or Selenium is absent."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from api_fakes import FakeRecognizer, sample_photo
+
+from api.app import create_app
+from api.settings import Settings
+
+webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
+
+CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-browser"), shutil.which("google-chrome"))
+                 if p), None)
+DRIVER = shutil.which("chromedriver")
+pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="chromium and chromedriver are not installed")
+PHONE = (390, 844)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    import uvicorn
+
+    port = _free_port()
+    app = create_app(Settings(model="none.onnx", workers=2), recognizer=FakeRecognizer())
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert srv.started, "uvicorn did not start"
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", f"--window-size={PHONE[0]},{PHONE[1]}",
+                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=webdriver.ChromeService(executable_path=DRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    yield driver
+    driver.quit()
+
+
+def test_photo_correct_a_tile_and_rescore(server, browser, tmp_path):
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes(sample_photo())
+    wait = WebDriverWait(browser, 20)
+    browser.get(server + "/")
+    Select(browser.find_element(By.ID, "rules")).select_by_value("cantonese")
+    browser.find_element(By.ID, "photo-input").send_keys(str(photo))
+
+    # the tiles appear on the photo, each with its code, the low-confidence one flagged
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#boxes .box")) == 14)
+    boxes = browser.find_elements(By.CSS_SELECTOR, "#boxes .box")
+    assert [b.get_attribute("data-code") for b in boxes][:3] == ["1m", "2m", "3m"]
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#boxes .box.low")) == 1
+    assert "Found 14 tiles" in browser.find_element(By.ID, "status").text
+
+    # a score appears for the recognized hand
+    wait.until(lambda d: d.find_elements(By.ID, "score-total") and "No score" not in d.find_element(
+        By.ID, "score-total").text)
+    before = browser.find_element(By.ID, "score-body").text
+    assert "番" in before and browser.find_elements(By.CSS_SELECTOR, "#score-items tbody tr")
+    browser.save_screenshot(str(tmp_path / "phone-scored.png"))
+
+    # correct the first tile (1m -> 9m): the hand no longer wins and the score says so
+    boxes[0].click()
+    wait.until(ec.visibility_of_element_located((By.ID, "palette")))
+    browser.find_element(By.CSS_SELECTOR, '#palette .tile[data-code="9m"]').click()
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '#boxes .box[data-i="0"]').get_attribute("data-code") == "9m")
+    browser.save_screenshot(str(tmp_path / "phone-editor.png"))
+    browser.find_element(By.ID, "editor-done").click()
+    wait.until(lambda d: d.find_element(By.ID, "score-body").text != before)
+    after = browser.find_element(By.ID, "score-body").text
+    assert "No score" in after and "not_winning" in after
+
+    # and back (9m -> 1m): the original score returns
+    browser.find_element(By.CSS_SELECTOR, '#hand .tile[data-i="0"]').click()
+    browser.find_element(By.CSS_SELECTOR, '#palette .tile[data-code="1m"]').click()
+    browser.find_element(By.ID, "editor-done").click()
+    wait.until(lambda d: d.find_element(By.ID, "score-body").text == before)
+
+    # the context changes the score too: self-drawn
+    browser.find_element(By.CSS_SELECTOR, '[data-ctx="self_drawn"]').click()
+    wait.until(lambda d: d.find_element(By.ID, "score-body").text != before)
+    Path(tmp_path / "phone-final.png").write_bytes(browser.get_screenshot_as_png())
+
+
+def test_bad_photo_shows_the_error(server, browser, tmp_path):
+    bad = tmp_path / "notes.jpg"
+    bad.write_bytes(b"this is not a photo")
+    browser.get(server + "/")
+    browser.find_element(By.ID, "photo-input").send_keys(str(bad))
+    WebDriverWait(browser, 20).until(lambda d: "not_an_image" in d.find_element(By.ID, "status").text)
+    assert not browser.find_elements(By.CSS_SELECTOR, "#boxes .box")
