@@ -1,0 +1,166 @@
+"""Metric arithmetic of ``mjlens eval`` on a tiny dataset built here, with a fake detector whose answers are known."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.detection import Detection
+from vision.evaluate import (
+    EvalError,
+    Label,
+    average_precision,
+    collect_samples,
+    evaluate_samples,
+    match_tiles,
+    read_dataset,
+    write_confusion_png,
+)
+
+SIZE = 64
+A, B = (4, 4, 20, 28), (24, 4, 40, 28)
+C, D, E, F = (10, 10, 30, 50), (34, 10, 54, 50), (4, 52, 20, 62), (40, 52, 60, 62)
+C_SHIFTED = (13, 10, 33, 50)  # IoU with C = 17/23 = 0.739: a hit at IoU 0.50..0.70, a miss from 0.75
+
+
+def det(code: str, box, confidence: float = 0.9) -> Detection:
+    return Detection(code, tuple(float(v) for v in box), confidence)
+
+
+#: photo id (its grey level) -> (labels, candidates for mAP, operating predictions)
+PHOTOS = {
+    40: ([("1m", A), ("2m", B)],
+         [det("1m", A), det("2m", B), det("1m", A, 0.3)],  # a low duplicate: a false positive ranked last
+         [det("1m", A), det("2m", B)]),
+    80: ([("5p", C), ("1f", D), ("3s", E)],
+         [det("5p", C_SHIFTED), det("6p", D, 0.6), det("7z", F, 0.5)],
+         [det("5p", C_SHIFTED), det("6p", D, 0.6), det("7z", F, 0.5)]),  # right, misread, missed, extra
+    120: ([], [], []),  # a photo with no tiles, and none predicted: exactly right
+}
+
+
+class FakeDetector:
+    """Answers by the photo's grey level, as the tiny dataset's photos are plain fills."""
+
+    def detect_for_eval(self, bgr: np.ndarray):
+        _, candidates, operating = PHOTOS[int(bgr[0, 0, 0])]
+        return list(candidates), list(operating)
+
+
+@pytest.fixture
+def dataset(tmp_path):
+    from scoring.tiles import DETECTOR_CLASSES
+
+    for split in ("images", "labels"):
+        (tmp_path / "valid" / split).mkdir(parents=True)
+    for grey, (labels, _, _) in PHOTOS.items():
+        cv2.imwrite(str(tmp_path / "valid" / "images" / f"p{grey}.png"), np.full((SIZE, SIZE, 3), grey, np.uint8))
+        if labels:
+            lines = [f"{DETECTOR_CLASSES.index(code)} {(x1 + x2) / 2 / SIZE} {(y1 + y2) / 2 / SIZE} "
+                     f"{(x2 - x1) / SIZE} {(y2 - y1) / SIZE}" for code, (x1, y1, x2, y2) in labels]
+            (tmp_path / "valid" / "labels" / f"p{grey}.txt").write_text("\n".join(lines) + "\n")
+    names = "\n".join(f"  {i}: '{c}'" for i, c in enumerate(DETECTOR_CLASSES))
+    (tmp_path / "data.yaml").write_text(f"train: train/images\nval: valid/images\nnc: 43\nnames:\n{names}\n")
+    return tmp_path / "data.yaml"
+
+
+@pytest.fixture
+def report(dataset):
+    return evaluate_samples(collect_samples(dataset, FakeDetector()))
+
+
+def test_dataset_is_read_with_labels_in_pixels(dataset):
+    codes, pairs = read_dataset(dataset, "val")
+    assert len(codes) == 43 and [p.name for p, _ in pairs] == ["p120.png", "p40.png", "p80.png"]
+    samples = {s.name: s for s in collect_samples(dataset, FakeDetector())}
+    assert samples["p40.png"].labels[0] == Label("1m", pytest.approx(A))
+    assert samples["p120.png"].labels == []
+
+
+def test_tile_counts_and_rates(report):
+    assert (report["images"], report["labels"], report["predictions"]) == (3, 5, 5)
+    assert report["tile_accuracy"] == 0.6  # 1m, 2m, 5p of five labelled tiles
+    assert report["tile_precision"] == 0.6  # 6p misread and 7z extra count against precision
+    assert report["exact_photos"] == 2 and report["exact_rate"] == round(2 / 3, 4)
+    assert report["bonus_labels"] == 1 and report["bonus_recall"] == 0.0
+    assert report["hand_photos"] == 0 and report["hand_exact_rate"] is None
+
+
+def test_map_is_coco_style(report):
+    per_class = report["per_class"]
+    assert per_class["1m"]["ap50"] == 1.0  # the duplicate ranks below the hit: the precision envelope keeps 1.0
+    assert per_class["5p"]["ap50"] == 1.0 and per_class["5p"]["ap50_95"] == 0.5  # hits at 5 of 10 thresholds
+    assert per_class["1f"]["ap50"] == 0.0 and per_class["6p"]["ap50"] is None  # 6p has no labels: not averaged
+    assert report["map50"] == 0.6  # (1m 1 + 2m 1 + 5p 1 + 1f 0 + 3s 0) / 5
+    assert report["map50_95"] == 0.5  # (1 + 1 + 0.5 + 0 + 0) / 5
+
+
+def test_per_class_precision_recall_and_confusion(report):
+    per_class = report["per_class"]
+    assert per_class["5p"]["precision"] == 1.0 and per_class["5p"]["recall"] == 1.0
+    assert per_class["6p"]["precision"] == 0.0 and per_class["1f"]["recall"] == 0.0
+    classes = report["confusion"]["classes"]
+    matrix = np.array(report["confusion"]["matrix"])
+    at = {(classes[i], classes[j]): int(matrix[i, j]) for i, j in zip(*np.nonzero(matrix), strict=True)}
+    assert at == {("1m", "1m"): 1, ("2m", "2m"): 1, ("5p", "5p"): 1, ("1f", "6p"): 1,
+                  ("3s", "background"): 1, ("background", "7z"): 1}
+    json.dumps(report)  # the report is plain JSON
+
+
+def test_average_precision_101_points():
+    tp = np.array([True, False, True])
+    ap = average_precision(tp, np.array([0.9, 0.8, 0.7]), n_labels=2)
+    assert ap == pytest.approx((51 * 1.0 + 50 * 2 / 3) / 101)  # recall 0.5 at precision 1, then 1.0 at 2/3
+    assert average_precision(np.array([], dtype=bool), np.array([]), 3) == 0.0
+    assert np.isnan(average_precision(tp, np.array([0.9, 0.8, 0.7]), 0))
+
+
+def test_matching_prefers_the_right_code_over_the_closest_box():
+    labels = [Label("5p", (0, 0, 20, 30))]
+    match = match_tiles(labels, [det("6p", (0, 0, 20, 30)), det("5p", (2, 0, 22, 30))])
+    assert match.correct == [(0, 1)] and match.extra == [0] and match.wrong == []
+
+
+def test_class_subset_drops_other_codes(dataset):
+    report = evaluate_samples(collect_samples(dataset, FakeDetector()), classes=["1m", "2m", "5p", "6p", "3s"])
+    assert report["labels"] == 4 and report["predictions"] == 4  # 1f and 7z are outside the subset
+    assert report["tile_accuracy"] == 0.75
+
+
+def test_confusion_png(report, tmp_path):
+    path = write_confusion_png(report, tmp_path / "confusion.png")
+    image = cv2.imread(str(path))
+    assert image is not None and image.shape[0] > 44 * 10
+
+
+def test_bad_dataset(tmp_path):
+    with pytest.raises(EvalError):
+        read_dataset(tmp_path / "absent.yaml")
+    (tmp_path / "data.yaml").write_text("names: ['1m', 'dog']\nval: valid/images\n")
+    with pytest.raises(EvalError, match="not tile codes"):
+        read_dataset(tmp_path / "data.yaml")
+    (tmp_path / "data.yaml").write_text("names: ['1m']\nval: valid/images\n")
+    with pytest.raises(EvalError, match="neither"):
+        read_dataset(tmp_path / "data.yaml")
+    with pytest.raises(EvalError, match="no 'test' split"):
+        read_dataset(tmp_path / "data.yaml", "test")
+
+
+def test_cli_eval_runs_the_onnx_runtime(dataset, tmp_path, capsys):
+    from test_detector import anchor, tiny_model
+
+    from api.cli import main
+    from scoring.tiles import DETECTOR_CLASSES
+
+    model = tiny_model(tmp_path / "tiny.onnx", [anchor(*A, t1m=0.9), anchor(*B, t2m=0.8)], list(DETECTOR_CLASSES))
+    png = tmp_path / "confusion.png"
+    assert main(["eval", str(dataset), "--model", str(model), "--json", "--confusion", str(png)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["images"] == 3 and report["labels"] == 5 and report["predictions"] == 6  # 2 boxes in each photo
+    assert report["tile_accuracy"] == 0.4 and report["exact_photos"] == 1 and png.is_file()
+    assert main(["eval", str(dataset), "--model", str(model)]) == 0
+    assert "tile accuracy" in capsys.readouterr().out
+    assert main(["eval", str(tmp_path / "absent.yaml"), "--model", str(model)]) == 2
