@@ -243,3 +243,11 @@ def test_catalog_lists_every_row_with_value_and_cap_side():
     assert rows["full_flush"]["value"] == 4 and not rows["full_flush"]["within_cap"]
     assert rows["thirteen_orphans"]["value"] == 6 and rows["kong_replacement"]["value"] == 3
     assert all({"key", "name_zh", "name_en", "value", "within_cap"} <= set(r) for r in rows.values())
+
+
+def test_equal_special_patterns_show_one_in_the_documented_order():
+    got = cant("111m999p555z666z7z +7z")  # 小三元 5 and 混幺九 5
+    assert keys(got) == ["little_dragons"] and got.total == 5
+    assert excluded(got)["mixed_terminals"] == "little_dragons"
+    orphans = cant("19m19p19s1234567z +1m", heavenly=True)
+    assert keys(orphans) == ["thirteen_orphans"] and excluded(orphans)["heavenly"] == "thirteen_orphans"
