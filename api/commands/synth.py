@@ -1,14 +1,58 @@
-"""`mjlens synth`."""
+"""`mjlens synth`: write a seeded, reproducible synthetic YOLO dataset of winning hands on tables."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 from api.cli import UsageError
+
+#: Where the tile art is looked for when --art is not given: the shared data next to the repository, then the
+#: sets vendored in the repository.
+REPO = Path(__file__).resolve().parents[2]
+ART_CANDIDATES = (REPO.parent / "shared" / "datasets" / "tile-art", REPO / "datasets" / "tile-art")
 
 
 def register(sub) -> None:
-    parser = sub.add_parser("synth", help="(not available in this build)")
+    parser = sub.add_parser(
+        "synth",
+        help="generate synthetic photos of winning hands (YOLO labels + ground-truth hands)",
+        description="Write DIR/images/*.jpg, DIR/labels/*.txt (43-class YOLO), DIR/hands/*.json (the ground-truth "
+        "hand and the role of every labelled tile) and DIR/data.yaml. The same --seed gives the same files.",
+    )
+    parser.add_argument("--n", type=int, required=True, help="number of images")
+    parser.add_argument("--out", type=Path, required=True, help="output folder")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    parser.add_argument("--size", type=int, default=640, help="long side of each image in pixels (default 640)")
+    parser.add_argument("--art", type=Path, default=None, help="tile art folder (default: ../shared tile art)")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (output does not depend on it)")
     parser.set_defaults(run=run)
 
 
 def run(args) -> int:
-    raise UsageError("this command is not available in this build")
+    from vision.synth.art import ArtError
+    from vision.synth.generate import write_dataset
+
+    if args.n < 1:
+        raise UsageError("--n must be at least 1")
+    if not 64 <= args.size <= 4096:
+        raise UsageError("--size must be between 64 and 4096")
+    if args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    art = args.art or next((p for p in ART_CANDIDATES if p.is_dir()), None)
+    if art is None:
+        raise UsageError("no tile art found: pass --art DIR (a folder of sets such as xmj_real/1m.png)")
+    done = 0
+
+    def progress() -> None:
+        nonlocal done
+        done += 1
+        if sys.stderr.isatty() and (done % 50 == 0 or done == args.n):
+            print(f"\r{done}/{args.n}", end="" if done < args.n else "\n", file=sys.stderr)
+
+    try:
+        boxes = write_dataset(args.out, args.n, args.seed, art, args.size, args.workers, progress)
+    except ArtError as err:
+        raise UsageError(str(err)) from err
+    print(f"wrote {args.n} images, {boxes} boxes, to {args.out} (data.yaml inside)")
+    return 0

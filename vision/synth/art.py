@@ -1,0 +1,94 @@
+"""Tile face art: which sets to draw faces from, how often, and how to load them.
+
+The art lives outside the repository (``../shared/datasets/tile-art``, one folder per set with ``<code>.png``
+and ``SOURCE.txt``); the sets whose licence allows it are vendored under ``datasets/tile-art``. Each image uses
+one set, as a physical table does; a code the set lacks is drawn from a fallback set.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scoring.tiles import ALL_CODES
+
+#: Sets worth drawing from, with the weight of each: the four closest to real Chinese/HK tiles dominate.
+SET_WEIGHTS: dict[str, float] = {
+    "xmj_real": 3.0,
+    "gnome_smooth": 3.0,
+    "ffalt_classic": 2.0,
+    "kmj_default": 2.0,
+    "kmj_traditional": 0.6,
+    "xmj_thick": 0.5,
+    "bradfield_numbered": 0.4,
+    "ffalt_uni": 0.6,
+    "font_noto_symbols2": 0.3,
+    "font_symbola": 0.3,
+    "xhokir_regular_flowers": 0.4,
+    "fluffy_regular": 0.3,
+    "xmj_dorothys": 0.3,
+}
+#: Fraction of the art cut off each side, for sets whose pictures include the tile's edge or bevel.
+EDGE_CROP: dict[str, float] = {"xmj_real": 0.07, "gnome_smooth": 0.09, "bradfield_numbered": 0.04, "xmj_thick": 0.06}
+FALLBACK = ("xmj_real", "gnome_smooth", "ffalt_classic", "kmj_default")
+
+
+class ArtError(ValueError):
+    """The art folder is missing or holds no usable set."""
+
+
+class ArtBank:
+    """Face pictures of every set found under ``root``, as BGR float32 on a white face, edges cropped."""
+
+    def __init__(self, root: Path, sets: list[str] | None = None):
+        root = Path(root)
+        if not root.is_dir():
+            raise ArtError(f"tile art folder not found: {root}")
+        self.faces: dict[str, dict[str, np.ndarray]] = {}
+        for name in sets or list(SET_WEIGHTS):
+            folder = root / name
+            if not folder.is_dir():
+                continue
+            faces = {}
+            for code in ALL_CODES:
+                path = folder / f"{code}.png"
+                if path.is_file():
+                    faces[code] = _load_face(path, EDGE_CROP.get(name, 0.0))
+            if faces:
+                self.faces[name] = faces
+        if not self.faces:
+            raise ArtError(f"no tile art set found under {root} (expected folders such as xmj_real/ with 1m.png ...)")
+        self.names = sorted(self.faces)
+        weights = np.array([SET_WEIGHTS.get(n, 0.3) for n in self.names])
+        self.weights = weights / weights.sum()
+
+    def pick_set(self, rng: np.random.Generator) -> str:
+        return self.names[int(rng.choice(len(self.names), p=self.weights))]
+
+    def face(self, set_name: str, code: str) -> np.ndarray:
+        """The picture of ``code`` in ``set_name``, or in the first fallback set that has it."""
+        faces = self.faces[set_name]
+        if code in faces:
+            return faces[code]
+        for name in (*FALLBACK, *self.names):
+            if name in self.faces and code in self.faces[name]:
+                return self.faces[name][code]
+        raise ArtError(f"no tile art for {code}")
+
+
+def _load_face(path: Path, crop: float) -> np.ndarray:
+    img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
+    if img is None:
+        raise ArtError(f"cannot read {path}")
+    if img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGRA)
+    if img.shape[2] == 3:
+        img = cv2.cvtColor(img, cv2.COLOR_BGR2BGRA)
+    h, w = img.shape[:2]
+    dy, dx = int(round(h * crop)), int(round(w * crop))
+    img = img[dy : h - dy, dx : w - dx]
+    alpha = img[:, :, 3:4].astype(np.float32) / 255.0
+    white = np.full_like(img[:, :, :3], 242, dtype=np.float32)
+    return img[:, :, :3].astype(np.float32) * alpha + white * (1 - alpha)

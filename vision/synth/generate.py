@@ -1,0 +1,164 @@
+"""One synthetic photo and its labels, and a whole YOLO dataset of them.
+
+Every image draws from its own generator seeded with (seed, index), so a dataset is the same byte for byte
+whatever the number of worker processes, and any single image can be regenerated alone.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scoring.tiles import DETECTOR_CLASSES
+
+from . import photo
+from .art import ArtBank
+from .hands import TilePool, random_hand
+from .render import render
+from .scene import add_clutter, layout_hand
+
+CLASS_INDEX = {c: i for i, c in enumerate(DETECTOR_CLASSES)}
+#: Share of hands of 17 tiles (Taiwan 16-tile hands), of images with clutter, of images with an occluder.
+P_TAIWAN, P_CLUTTER, P_OCCLUDER = 0.12, 0.55, 0.15
+MIN_VISIBLE = 0.45  # a clutter tile cut by the frame or hidden under more than this is not labelled
+MAX_HAND_COVER = 0.25  # an occluder may hide at most this much of any tile of the hand
+
+
+@dataclass
+class Sample:
+    jpeg: bytes
+    width: int
+    height: int
+    labels: list[tuple[str, float, float, float, float]]  # code, x1, y1, x2, y2 in pixels
+    record: dict  # the ground truth hand and its groups (tile indices refer to ``labels``)
+
+
+def generate_one(seed: int, index: int, art: ArtBank, size: int = 640) -> Sample:
+    rng = np.random.default_rng([seed, index])
+    pool = TilePool()
+    shown = random_hand(rng, pool, taiwan=bool(rng.random() < P_TAIWAN))
+    scene = layout_hand(rng, shown)
+    if rng.random() < P_CLUTTER:
+        add_clutter(rng, scene, pool)
+    rendered = render(rng, scene, art, size)
+    img = photo.lighting(rng, rendered.image)
+    height, width = img.shape[:2]
+    in_hand = {i for i, t in enumerate(scene.tiles) if scene.groups[t.group]["role"] != "other"}
+    hidden: dict[int, float] = {}
+    close_up = any(not (0 <= b[0] and 0 <= b[1] and b[2] <= width and b[3] <= height)
+                   for i, b in rendered.boxes.items() if i in in_hand)
+    if rng.random() < P_OCCLUDER:
+        for _ in range(5):
+            mask, colour = photo.occluder(rng, width, height)
+            cover = {i: _coverage(mask, box) for i, box in rendered.boxes.items()}
+            if all(cover[i] <= MAX_HAND_COVER for i in in_hand):
+                img = photo.paint(img, mask, colour, rng)
+                hidden = cover
+                break
+    img = photo.degrade(rng, img)
+    quality = int(rng.integers(50, 96))
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise RuntimeError("JPEG encoding failed")
+
+    labels: list[tuple[str, float, float, float, float]] = []
+    label_of: dict[int, int] = {}
+    for i, tile in enumerate(scene.tiles):
+        x1, y1, x2, y2 = rendered.boxes[i]
+        cx1, cy1, cx2, cy2 = max(x1, 0), max(y1, 0), min(x2, width), min(y2, height)
+        if cx2 - cx1 < 3 or cy2 - cy1 < 3:
+            continue
+        visible = (cx2 - cx1) * (cy2 - cy1) / max((x2 - x1) * (y2 - y1), 1e-6) * (1 - hidden.get(i, 0.0))
+        if visible < (MIN_VISIBLE if i not in in_hand or close_up else 0.0):
+            continue
+        label_of[i] = len(labels)
+        labels.append((tile.shown, cx1, cy1, cx2, cy2))
+    groups = []
+    for g in scene.groups:
+        members = [label_of[i] for i in g["tiles"] if i in label_of]
+        if members:
+            groups.append({**{k: v for k, v in g.items() if k != "tiles"}, "tiles": members})
+    complete = all(i in label_of for i in in_hand)
+    record = {"hand": scene.hand, "groups": groups, "complete": complete, "width": width, "height": height}
+    return Sample(buf.tobytes(), width, height, labels, record)
+
+
+def _coverage(mask: np.ndarray, box) -> float:
+    h, w = mask.shape
+    x1, y1, x2, y2 = (int(round(v)) for v in box)
+    x1, y1, x2, y2 = max(x1, 0), max(y1, 0), min(x2, w), min(y2, h)
+    if x2 <= x1 or y2 <= y1:
+        return 0.0
+    return float(mask[y1:y2, x1:x2].mean()) / 255.0
+
+
+def yolo_lines(sample: Sample) -> str:
+    """The label file: class, centre x, centre y, width, height, all relative to the picture size."""
+    out = []
+    for code, x1, y1, x2, y2 in sample.labels:
+        cx, cy = (x1 + x2) / 2 / sample.width, (y1 + y2) / 2 / sample.height
+        bw, bh = (x2 - x1) / sample.width, (y2 - y1) / sample.height
+        out.append(f"{CLASS_INDEX[code]} {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}")
+    return "\n".join(out) + ("\n" if out else "")
+
+
+_ART: ArtBank | None = None
+
+
+def _init_worker(art_dir: str) -> None:
+    global _ART
+    _ART = ArtBank(Path(art_dir))
+
+
+def _write_one(job: tuple[int, int, int, str]) -> int:
+    seed, index, size, out = job
+    assert _ART is not None
+    sample = generate_one(seed, index, _ART, size)
+    stem = f"synth_{seed}_{index:06d}"
+    root = Path(out)
+    (root / "images" / f"{stem}.jpg").write_bytes(sample.jpeg)
+    (root / "labels" / f"{stem}.txt").write_text(yolo_lines(sample))
+    record = {"image": f"images/{stem}.jpg", "labels": [
+        {"code": c, "box": [round(v, 2) for v in (x1, y1, x2, y2)]} for c, x1, y1, x2, y2 in sample.labels
+    ], **sample.record}
+    (root / "hands" / f"{stem}.json").write_text(json.dumps(record, separators=(",", ":")))
+    return len(sample.labels)
+
+
+def write_dataset(out: Path, n: int, seed: int, art_dir: Path, size: int = 640, workers: int = 1,
+                  progress=None) -> int:
+    """Write ``n`` images with YOLO labels, ground-truth hands and data.yaml under ``out``; returns the box count."""
+    out = Path(out).resolve()
+    for sub in ("images", "labels", "hands"):
+        (out / sub).mkdir(parents=True, exist_ok=True)
+    ArtBank(art_dir)  # fail early, in this process, when the art is missing
+    jobs = [(seed, i, size, str(out)) for i in range(n)]
+    total = 0
+    if workers <= 1:
+        _init_worker(str(art_dir))
+        for count in map(_write_one, jobs):
+            total += count
+            if progress:
+                progress()
+    else:
+        with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(str(art_dir),)) as pool:
+            for count in pool.map(_write_one, jobs, chunksize=8):
+                total += count
+                if progress:
+                    progress()
+    names = "\n".join(f"  {i}: '{c}'" for i, c in enumerate(DETECTOR_CLASSES))
+    (out / "data.yaml").write_text(
+        f"# synthetic mahjong photos: mjlens synth --n {n} --seed {seed} --size {size}\n"
+        f"path: {out}\ntrain: images\nval: images\nnc: {len(DETECTOR_CLASSES)}\nnames:\n{names}\n"
+    )
+    return total
+
+
+def default_workers() -> int:
+    return max(1, min(4, (os.cpu_count() or 1) - 1))

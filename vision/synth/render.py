@@ -1,0 +1,189 @@
+"""Draw a scene: table surface, shadows, tile bodies and faces on the table plane, then one perspective warp.
+
+Tiles are drawn as prisms: the face (art on ivory) raised by the tile's thickness, the body below it showing an
+ivory layer and a coloured back layer; face-down tiles show the coloured back on top. Labels are the exact
+projections of each prism's corners, so a box is tight on the visible face and body.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .art import ArtBank
+from .camera import Camera
+from .scene import TILE_H, Placed, Scene
+from .textures import surface
+
+#: Colours of the back layer (BGR): green, dark green, blue, yellow, orange-red.
+BACK_COLOURS = [(50, 130, 30), (40, 95, 25), (160, 95, 25), (40, 170, 215), (40, 90, 200), (120, 140, 40)]
+P_CLOSE_UP = 0.12
+MIN_TILE_PX = 13
+ASPECTS = [(1, 1), (4, 3), (3, 4), (16, 9), (9, 16), (3, 2)]
+
+
+@dataclass
+class Rendered:
+    image: np.ndarray  # BGR uint8
+    boxes: dict[int, tuple[float, float, float, float]]  # scene tile index -> box in pixels (visible tiles only)
+
+
+def _rounded_rect(w: float, h: float, r: float, n: int = 4) -> np.ndarray:
+    """Outline of a w x h rectangle centred at 0 with corners of radius r, as (4n, 2) points."""
+    pts = []
+    for cx, cy, a0 in ((w / 2 - r, h / 2 - r, 0), (-w / 2 + r, h / 2 - r, 90), (-w / 2 + r, -h / 2 + r, 180),
+                       (w / 2 - r, -h / 2 + r, 270)):
+        for a in np.radians(np.linspace(a0, a0 + 90, n)):
+            pts.append((cx + r * np.cos(a), cy + r * np.sin(a)))
+    return np.array(pts)
+
+
+OUTLINE = _rounded_rect(1.0, TILE_H, 0.12)
+CORNERS = np.array([[-0.5, -TILE_H / 2], [0.5, -TILE_H / 2], [0.5, TILE_H / 2], [-0.5, TILE_H / 2]])
+
+
+def _place(local: np.ndarray, tile: Placed) -> np.ndarray:
+    a = np.radians(tile.angle)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    return local @ rot.T + np.array([tile.x, tile.y])
+
+
+def _choose_camera(rng: np.random.Generator, scene: Scene, thickness: float, size: int):
+    """A camera and picture size that keep the whole hand in frame at a random zoom, tilt and turn."""
+    x0, y0, x1, y1 = scene.hand_bounds()
+    target = np.array([(x0 + x1) / 2 + rng.normal(0, 1), (y0 + y1) / 2 + rng.normal(0, 1), 0.0])
+    yaw = float(rng.normal(0, 12)) if rng.random() < 0.65 else float(rng.uniform(0, 360))
+    tilt = float(rng.uniform(0, 50))
+    distance = float(rng.uniform(14, 45))
+    cam = Camera.looking_at(target, distance, tilt, yaw, float(rng.normal(0, 3)))
+    aw, ah = ASPECTS[int(rng.integers(len(ASPECTS)))]
+    if aw >= ah:
+        width, height = size, int(round(size * ah / aw))
+    else:
+        width, height = int(round(size * aw / ah)), size
+    hand = [t for t in scene.tiles if t.group is not None and scene.groups[t.group]["role"] != "other"]
+    pts = []
+    for t in hand:
+        xy = _place(CORNERS, t)
+        pts.append(np.c_[xy, np.zeros(4)])
+        pts.append(np.c_[xy, np.full(4, thickness)])
+    uv = cam.normalized(np.concatenate(pts))
+    lo, hi = uv.min(0), uv.max(0)
+    span = np.maximum(hi - lo, 1e-6)
+    # mostly the whole hand at some zoom; sometimes a close-up of part of it (the record says it is incomplete)
+    fill = float(rng.uniform(0.5, 0.97)) if rng.random() > P_CLOSE_UP else float(rng.uniform(1.1, 2.2))
+    scale = fill * min((width - 8) / span[0], (height - 8) / span[1])
+    # never so small that a tile is under ~MIN_TILE_PX wide: rather cut the hand (a close-up)
+    tile_px = scale / distance
+    if tile_px < MIN_TILE_PX:
+        scale *= MIN_TILE_PX / tile_px
+        fill = 2.0
+    room = np.array([width, height]) - span * scale
+    # where the hand's box starts: inside the frame with a margin, or (close-ups) hanging over its edges
+    low = np.where(room >= 8, 4, np.minimum(room, 0))
+    high = np.where(room >= 8, room - 4, np.maximum(room, 0))
+    corner = rng.uniform(low, high)
+    cam.scale = float(scale)
+    cam.offset = tuple(corner - lo * scale)
+    return cam, width, height
+
+
+def render(rng: np.random.Generator, scene: Scene, art: ArtBank, size: int = 640) -> Rendered:
+    thickness = float(rng.uniform(0.55, 0.8))
+    cam, width, height = _choose_camera(rng, scene, thickness, size)
+    # the part of the table the picture sees, as a canvas at ppu pixels per unit
+    corners_px = np.array([[0, 0], [width, 0], [width, height], [0, height]], float)
+    seen = cam.ray_to_table(corners_px, far=80.0)
+    tile_px = cam.scale / np.linalg.norm(cam.centre - np.r_[scene.hand_bounds()[:2], 0])
+    ppu = float(np.clip(tile_px * 1.4, 14, 96))
+    lo, hi = seen.min(0) - 1, seen.max(0) + 1
+    ppu = min(ppu, 2400 / max(hi - lo))
+    cw, ch = (np.ceil((hi - lo) * ppu)).astype(int) + 1
+    canvas = surface(rng, int(cw), int(ch), ppu).astype(np.float32)
+
+    set_name = art.pick_set(rng)
+    ivory = np.clip(np.array([226, 238, 244], np.float32) + rng.normal(0, 7, 3), 180, 255)
+    back = np.clip(np.array(BACK_COLOURS[int(rng.integers(len(BACK_COLOURS)))], np.float32) + rng.normal(0, 12, 3),
+                   0, 255)
+    face_cache: dict[str, np.ndarray] = {}
+
+    def to_canvas(xy: np.ndarray) -> np.ndarray:
+        return (xy - lo) * ppu
+
+    # shadows: each tile's prism pushed away from the light, blurred, darkening the table
+    light = rng.normal(0, 1, 2)
+    light = light / (np.linalg.norm(light) + 1e-9) * thickness * float(rng.uniform(0.2, 1.2))
+    shadow = np.zeros((int(ch), int(cw)), np.uint8)
+    for t in scene.tiles:
+        base = _place(OUTLINE, t)
+        hull = cv2.convexHull(to_canvas(np.r_[base, base + light]).astype(np.float32)).astype(np.int32)
+        cv2.fillPoly(shadow, [hull], 255)
+    sigma = max(0.5, 0.12 * ppu)
+    shadow_f = cv2.GaussianBlur(shadow, (0, 0), sigma).astype(np.float32) / 255.0
+    canvas *= (1 - float(rng.uniform(0.25, 0.55)) * shadow_f)[..., None]
+
+    order = sorted(range(len(scene.tiles)), key=lambda i: -np.linalg.norm(
+        np.array([scene.tiles[i].x, scene.tiles[i].y]) - cam.centre[:2]))
+    boxes: dict[int, tuple[float, float, float, float]] = {}
+    for i in order:
+        t = scene.tiles[i]
+        base = _place(OUTLINE, t)
+        top = cam.lifted(base, thickness)
+        mid = cam.lifted(base, thickness * (0.42 if t.shown != "back" else 0.6))
+        lower, upper = (back, ivory) if t.shown != "back" else (ivory, back)
+        _fill(canvas, to_canvas(np.r_[base, top]), lower * 0.72)
+        _fill(canvas, to_canvas(np.r_[mid, top]), upper * 0.8)
+        face_poly = to_canvas(top)
+        if t.shown == "back":
+            _fill(canvas, face_poly, back * float(rng.uniform(0.92, 1.05)), hull=False)
+        else:
+            _draw_face(canvas, face_poly, t, cam, thickness, lo, ppu, _face(art, set_name, t.shown, ivory, ppu,
+                                                                             face_cache))
+        cv2.polylines(canvas, [face_poly.astype(np.int32)], True, tuple(float(c) for c in ivory * 0.55), 1,
+                      cv2.LINE_AA)
+        prism = np.r_[np.c_[_place(CORNERS, t), np.zeros(4)], np.c_[_place(CORNERS, t), np.full(4, thickness)]]
+        px = cam.project(prism)
+        boxes[i] = (px[:, 0].min(), px[:, 1].min(), px[:, 0].max(), px[:, 1].max())
+
+    h = cam.plane_homography(lo, ppu, seen)
+    image = cv2.warpPerspective(canvas, h, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    return Rendered(np.clip(image, 0, 255).astype(np.uint8), boxes)
+
+
+def _fill(canvas: np.ndarray, pts: np.ndarray, colour: np.ndarray, hull: bool = True) -> None:
+    poly = cv2.convexHull(pts.astype(np.float32)) if hull else pts.reshape(-1, 1, 2)
+    cv2.fillPoly(canvas, [np.round(poly * 4).astype(np.int32)], tuple(float(c) for c in colour), cv2.LINE_AA, 2)
+
+
+def _face(art: ArtBank, set_name: str, code: str, ivory: np.ndarray, ppu: float, cache: dict) -> np.ndarray:
+    """The face picture at about the size it is drawn, tinted to this table's ivory."""
+    if code not in cache:
+        img = art.face(set_name, code)
+        w = max(8, int(round(ppu * 1.2)))
+        h = max(10, int(round(w * TILE_H)))
+        img = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
+        cache[code] = img * (ivory / 242.0)[None, None, :]
+    return cache[code]
+
+
+def _draw_face(canvas, face_poly, tile: Placed, cam: Camera, thickness: float, lo, ppu, img) -> None:
+    """Warp the face picture onto the tile's raised face (an affine map of three corners is close enough)."""
+    corners = cam.lifted(_place(CORNERS, tile), thickness)
+    dst = ((corners - lo) * ppu).astype(np.float32)
+    h, w = img.shape[:2]
+    src = np.float32([[0, 0], [w, 0], [w, h]])
+    x0, y0 = np.floor(dst.min(0)).astype(int) - 1
+    x1, y1 = np.ceil(dst.max(0)).astype(int) + 1
+    ch, cw = canvas.shape[:2]
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, cw), min(y1, ch)
+    if x1 <= x0 or y1 <= y0:
+        return
+    m = cv2.getAffineTransform(src, dst[:3] - np.float32([x0, y0]))
+    patch = cv2.warpAffine(img, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [np.round((face_poly - [x0, y0]) * 4).astype(np.int32)], 255, cv2.LINE_AA, 2)
+    a = (mask.astype(np.float32) / 255.0)[..., None]
+    roi = canvas[y0:y1, x0:x1]
+    roi[:] = roi * (1 - a) + patch * a

@@ -1,0 +1,208 @@
+"""Where every tile lies on the table, in tile units (a tile face is 1 wide and TILE_H long).
+
+A scene is the winning hand laid out the way people photograph it (the concealed row, melds set apart, flowers to
+one side, the winning tile sometimes set apart at the end of the row) plus clutter far from it (discards, wall
+rows, loose tiles). Rendering and labelling work from this list alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .hands import HandShown, MeldShown, TilePool
+
+TILE_H = 1.33  # face length / face width of a Hong Kong style tile
+#: Where the melds go relative to the concealed row (weights).
+MELD_PLACES = {"same_row": 0.4, "front_row": 0.3, "back_row": 0.12, "left": 0.18}
+#: Where the flowers go (weights).
+FLOWER_PLACES = {"with_melds": 0.35, "left": 0.25, "right": 0.2, "own_row": 0.2}
+
+
+@dataclass
+class Placed:
+    """One tile on the table: ``shown`` is its code or "back" when face down; x, y its centre; angle in degrees."""
+
+    shown: str
+    hidden: str
+    x: float
+    y: float
+    angle: float = 0.0
+    group: int | None = None
+
+
+@dataclass
+class Scene:
+    tiles: list[Placed] = field(default_factory=list)
+    groups: list[dict] = field(default_factory=list)  # role, kind, concealed, tiles: indices into ``tiles``
+    hand: dict | None = None  # Hand JSON the layout step should read
+
+    def hand_bounds(self) -> tuple[float, float, float, float]:
+        pts = [(t.x, t.y) for t in self.tiles if t.group is not None and self.groups[t.group]["role"] != "other"]
+        xs, ys = zip(*pts, strict=True)
+        return min(xs) - 1, min(ys) - TILE_H, max(xs) + 1, max(ys) + TILE_H
+
+
+def _pick(rng: np.random.Generator, weights: dict[str, float]) -> str:
+    keys = list(weights)
+    p = np.array(list(weights.values()))
+    return keys[int(rng.choice(len(keys), p=p / p.sum()))]
+
+
+class _RowWriter:
+    """Lays tiles left to right along a row whose bottom edge (the player's side) is at ``base``."""
+
+    def __init__(self, scene: Scene, rng: np.random.Generator, x: float, base: float, pitch_gap: float):
+        self.scene, self.rng, self.x, self.base, self.pitch_gap = scene, rng, x, base, pitch_gap
+
+    def tile(self, shown: str, hidden: str, group: int, sideways: bool = False) -> None:
+        along = TILE_H if sideways else 1.0
+        across = 1.0 if sideways else TILE_H
+        jitter = self.rng.normal(0, 0.015, 2)
+        cx = self.x + along / 2 + jitter[0]
+        cy = self.base - across / 2 + jitter[1]
+        angle = (90.0 if sideways else 0.0) + float(self.rng.normal(0, 1.2))
+        self.scene.tiles.append(Placed(shown, hidden, cx, cy, angle, group))
+        self.scene.groups[group]["tiles"].append(len(self.scene.tiles) - 1)
+        self.x += along + self.pitch_gap * float(self.rng.uniform(0.3, 1.0))
+
+    def gap(self, lo: float, hi: float) -> None:
+        self.x += float(self.rng.uniform(lo, hi))
+
+    def group(self, role: str, **extra) -> int:
+        self.scene.groups.append({"role": role, **extra, "tiles": []})
+        return len(self.scene.groups) - 1
+
+    def meld(self, meld: MeldShown) -> None:
+        g = self.group("meld", kind=meld.kind, concealed=meld.concealed)
+        for i, code in enumerate(meld.tiles):
+            self.tile("back" if i in meld.backs else code, code, g, sideways=(i == meld.sideways))
+
+
+def layout_hand(rng: np.random.Generator, shown: HandShown) -> Scene:
+    """Place the hand's tiles: concealed row at y = 0 running along +x, melds and flowers set apart."""
+    scene = Scene(hand=shown.hand_json())
+    gap = float(rng.uniform(0.0, 0.06))
+    meld_place = _pick(rng, MELD_PLACES) if shown.melds else "same_row"
+    flower_place = _pick(rng, FLOWER_PLACES) if shown.flowers else "right"
+    if flower_place == "with_melds" and meld_place == "left":
+        flower_place = "left"
+    row = _RowWriter(scene, rng, 0.0, TILE_H / 2, gap)
+
+    def flowers(writer: _RowWriter) -> None:
+        g = writer.group("flowers")
+        for f in shown.flowers:
+            writer.tile(f, f, g)
+
+    def melds(writer: _RowWriter) -> None:
+        for i, m in enumerate(shown.melds):
+            if i:
+                writer.gap(0.45, 1.3)
+            writer.meld(m)
+
+    if flower_place == "left":
+        flowers(row)
+        row.gap(0.6, 1.6)
+    if meld_place == "left":
+        melds(row)
+        if flower_place == "with_melds":
+            row.gap(0.5, 1.3)
+            flowers(row)
+        row.gap(0.6, 1.6)
+    concealed = row.group("concealed")
+    win_group = None
+    if shown.winning_apart and shown.winning_side == "left":
+        win_group = row.group("winning")
+        row.tile(shown.winning, shown.winning, win_group)
+        row.gap(0.35, 1.4)
+    for code in shown.row:
+        row.tile(code, code, concealed)
+    if shown.winning_apart and shown.winning_side == "right":
+        row.gap(0.35, 1.4)
+        win_group = row.group("winning")
+        row.tile(shown.winning, shown.winning, win_group)
+    if meld_place == "same_row":
+        row.gap(0.6, 1.6)
+        melds(row)
+        if flower_place == "with_melds":
+            row.gap(0.5, 1.3)
+            flowers(row)
+    elif meld_place in ("front_row", "back_row"):
+        offset = TILE_H + float(rng.uniform(0.35, 1.4))
+        base = row.base + (offset if meld_place == "front_row" else -offset)
+        second = _RowWriter(scene, rng, float(rng.uniform(-1.0, 3.0)), base, gap)
+        melds(second)
+        if flower_place == "with_melds":
+            second.gap(0.5, 1.3)
+            flowers(second)
+    elif flower_place == "with_melds":  # no melds at all: flowers follow the row
+        flower_place = "right"
+    if flower_place == "right":
+        row.gap(0.6, 1.6)
+        flowers(row)
+    elif flower_place == "own_row":
+        offset = TILE_H + float(rng.uniform(0.4, 1.4))
+        side = -1 if meld_place == "front_row" else 1
+        flowers(_RowWriter(scene, rng, float(rng.uniform(-1, 4)), row.base + side * offset, gap))
+    del win_group
+    return scene
+
+
+def add_clutter(rng: np.random.Generator, scene: Scene, pool: TilePool) -> None:
+    """Discards, wall rows and loose tiles, at least ``3`` tile lengths away from the hand."""
+    x0, y0, x1, y1 = scene.hand_bounds()
+    taken: list[tuple[float, float, float, float]] = [(x0 - 2.8, y0 - 2.8, x1 + 2.8, y1 + 2.8)]
+    for _ in range(int(rng.integers(1, 4))):
+        kind = _pick(rng, {"discards": 0.5, "wall": 0.3, "loose": 0.2})
+        if kind == "discards":
+            cols, rows = int(rng.integers(3, 7)), int(rng.integers(1, 4))
+            w, h = cols * 1.05, rows * (TILE_H + 0.05)
+        elif kind == "wall":
+            cols, rows = int(rng.integers(6, 18)), 1
+            w, h = cols * 1.0, TILE_H
+        else:
+            cols, rows = int(rng.integers(1, 5)), 1
+            w, h = 4.0, 3.0
+        spot = _free_spot(rng, taken, (x0, y0, x1, y1), w, h)
+        if spot is None:
+            continue
+        sx, sy = spot
+        taken.append((sx - 0.5, sy - 0.5, sx + w + 0.5, sy + h + 0.5))
+        g = len(scene.groups)
+        scene.groups.append({"role": "other", "tiles": []})
+        tilt = float(rng.normal(0, 8))
+        cos, sin = np.cos(np.radians(tilt)), np.sin(np.radians(tilt))
+        for r in range(rows):
+            for c in range(cols):
+                if kind == "loose":
+                    lx, ly, ang = rng.uniform(0.5, w - 0.5), rng.uniform(0.7, h - 0.7), rng.uniform(0, 360)
+                    if any(abs(lx - (t.x - sx)) < 1.4 and abs(ly - (t.y - sy)) < 1.4 for t in _group_tiles(scene, g)):
+                        continue
+                else:
+                    pitch = 1.05 if kind == "discards" else 1.0
+                    lx, ly, ang = c * pitch + 0.5, r * (TILE_H + 0.05) + 0.67, 0.0
+                    lx, ly = lx * cos - ly * sin, lx * sin + ly * cos
+                    ang += tilt + rng.normal(0, 2.5 if kind == "discards" else 0.8)
+                code = pool.random(rng)
+                if code is None:
+                    return
+                face_down = kind == "wall" or (kind == "loose" and rng.random() < 0.3)
+                scene.tiles.append(Placed("back" if face_down else code, code, sx + lx, sy + ly, float(ang), g))
+                scene.groups[g]["tiles"].append(len(scene.tiles) - 1)
+
+
+def _group_tiles(scene: Scene, g: int) -> list[Placed]:
+    return [scene.tiles[i] for i in scene.groups[g]["tiles"]]
+
+
+def _free_spot(rng, taken, hand, w, h):
+    """A top-left corner for a w x h block that overlaps no block already placed, near the hand."""
+    x0, y0, x1, y1 = hand
+    for _ in range(30):
+        sx = float(rng.uniform(x0 - w - 6, x1 + 6))
+        sy = float(rng.uniform(y0 - h - 7, y1 + 5))
+        box = (sx, sy, sx + w, sy + h)
+        if all(box[2] < t[0] or box[0] > t[2] or box[3] < t[1] or box[1] > t[3] for t in taken):
+            return sx, sy
+    return None
