@@ -45,14 +45,19 @@ def check_request(rules: str, context: dict[str, Any]) -> None:
     context_from_json(context)
 
 
-def photo_score(recognition: dict[str, Any], rules: str, context: dict[str, Any],
-                options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """``{"recognition", "score"}``: the recognized hand with ``context`` laid over its own, scored."""
+def photo_score_result(recognition: dict[str, Any], rules: str, context: dict[str, Any],
+                       options: dict[str, Any] | None = None) -> tuple[dict[str, Any], ScoreResult]:
+    """The recognition with ``context`` laid over its hand's own, and the score of that hand."""
     hand = recognition.get("hand")
     if not hand:
-        result = ScoreResult.invalid(rules, HandError(
+        return recognition, ScoreResult.invalid(rules, HandError(
             "tile_count", "no hand could be assembled from the photo; correct the tiles and score again"))
-        return {"recognition": recognition, "score": result.to_json()}
     hand = {**hand, "context": {**(hand.get("context") or {}), **context}}
-    recognition = {**recognition, "hand": hand}
-    return {"recognition": recognition, "score": score(hand, rules, options or {}).to_json()}
+    return {**recognition, "hand": hand}, score(hand, rules, options or {})
+
+
+def photo_score(recognition: dict[str, Any], rules: str, context: dict[str, Any],
+                options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``{"recognition", "score"}``, the object ``POST /v1/photo-score`` and ``mjlens photo --json`` give."""
+    recognition, result = photo_score_result(recognition, rules, context, options)
+    return {"recognition": recognition, "score": result.to_json()}

@@ -51,6 +51,11 @@ class FakeRecognizer:
             self.calls += 1
         return recognition_for(name, image.width, image.height)
 
+    def recognize_path(self, path) -> dict[str, Any]:
+        from pathlib import Path
+
+        return self.recognize(Path(path).read_bytes(), Path(path).name)
+
 
 class BlockingRecognizer(FakeRecognizer):
     """Holds every call until ``release`` is set: fills the worker pool on purpose."""

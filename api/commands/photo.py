@@ -1,14 +1,78 @@
-"""`mjlens photo`."""
+"""``mjlens photo IMAGE --rules RULES``: read the tiles in a photo, then score the hand they make.
+
+``--json`` prints the same object as ``POST /v1/photo-score`` (``{"recognition", "score"}``); without it, the
+tiles and the score table for people. Context flags override what the photo cannot show (self-draw, winds...).
+"""
 
 from __future__ import annotations
 
-from api.cli import UsageError
+import json
+import sys
+from typing import Any
+
+from ..cli import EXIT_BAD_INPUT, EXIT_OK, UsageError
+from .context_flags import add_context_flags, add_option_flags, add_rules_flag, options_from_args
+from .recognize import add_model_flags, load_recognizer, print_recognition
 
 
 def register(sub) -> None:
-    parser = sub.add_parser("photo", help="(not available in this build)")
+    parser = sub.add_parser("photo", help="read the tiles in a photo and score the hand",
+                            description="Recognize the tiles in a photo of a winning hand, then score it. Example: "
+                                        "mjlens photo table.jpg --rules taiwan --self-drawn --seat S")
+    parser.add_argument("image", metavar="IMAGE", help="a JPEG, PNG, WebP or HEIC photo")
+    add_rules_flag(parser)
+    parser.add_argument("--json", action="store_true", help="print {recognition, score} as JSON (as the HTTP API)")
+    parser.add_argument("--lang", choices=("zh", "en"), default="en", help="language of the table (default en)")
+    add_context_flags(parser)
+    add_option_flags(parser)
+    add_model_flags(parser)
     parser.set_defaults(run=run)
 
 
+def context_overrides(args) -> dict[str, Any]:
+    """Only the context keys a flag was given for: the rest stays as the photo's hand has it."""
+    values = {name[4:]: value for name, value in vars(args).items()
+              if name.startswith("ctx_") and value not in (None, False)}
+    if getattr(args, "ctx_dealer", None) is False:
+        values["dealer"] = False
+    return values
+
+
 def run(args) -> int:
-    raise UsageError("this command is not available in this build")
+    from scoring.errors import HandError
+    from scoring.hand import Hand
+    from vision.imageio import ImageError
+
+    from ..pipeline import check_request, photo_score_result
+    from ..render import print_score
+
+    context, options = context_overrides(args), options_from_args(args)
+    try:
+        check_request(args.rules, context)
+    except HandError as err:
+        raise UsageError(f"{err.code}: {err.message}") from None
+    recognizer = load_recognizer(args)
+    try:
+        recognition = recognizer.recognize_path(args.image)
+    except ImageError as err:
+        raise UsageError(f"{args.image}: {err.code}: {err.message}") from None
+    except OSError as err:
+        raise UsageError(f"cannot read {args.image}: {err.strerror or err}") from None
+    recognition, result = photo_score_result(recognition, args.rules, context, options)
+    if args.json:
+        print(json.dumps({"recognition": recognition, "score": result.to_json()}, ensure_ascii=False))
+    else:
+        print_recognition(recognition)
+        hand = None
+        if recognition.get("hand"):
+            try:
+                hand = Hand.from_json(recognition["hand"])
+            except HandError:
+                hand = None
+        if result.valid:
+            print_score(result, hand, args.lang)
+    if not result.valid:
+        assert result.error is not None
+        print(f"mjlens photo: {result.error.code}: {result.error.message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    return EXIT_OK
