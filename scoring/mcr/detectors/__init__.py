@@ -1,0 +1,1 @@
+"""Fan detectors, one module per family: chows, pungs, tiles, win, special shapes."""

@@ -1,0 +1,66 @@
+"""Scoring options of the mcr system: the discarder for the settlement, and the convention switches.
+
+Every switch defaults to the Mahjong International League convention (what pymahjonggb computes); an
+unknown key or a value of the wrong type is ``bad_option``. ``house_rules`` (what ``--house-rules FILE``
+reads) may hold the same keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.errors import HandError
+from scoring.tiles import WIND_LETTERS
+
+
+@dataclass(frozen=True)
+class Options:
+    #: Seat (E/S/W/N) that discarded the winning tile; None: the player before the winner.
+    discarder: str | None = None
+    #: One concealed and one melded kong count 明暗槓 (5) instead of 暗槓 (2) + 明槓 (1).
+    concealed_and_melded_kong: bool = True
+    #: A tile of which all four copies are in the hand still counts as a tile waited on (so 單釣將 etc.
+    #: need one wait besides it). False: such a "dead" wait is ignored.
+    count_dead_waits: bool = True
+    #: Fan needed to win, flowers not counted.
+    minimum: int = 8
+
+
+_BOOLS = ("concealed_and_melded_kong", "count_dead_waits")
+KNOWN = ("discarder", *_BOOLS, "minimum")
+_SYSTEMS = ("mcr", "taiwan", "cantonese")
+
+
+def parse_options(options: dict[str, Any] | None) -> Options:
+    values: dict[str, Any] = {}
+    for key, value in _flatten(options or {}).items():
+        if key not in KNOWN:
+            raise HandError("bad_option", f"unknown mcr option {key!r}; known: {', '.join(KNOWN)}")
+        if key == "discarder":
+            if value is not None and value not in WIND_LETTERS:
+                raise HandError("bad_option", f"'discarder' must be one of E, S, W, N, not {value!r}")
+        elif key == "minimum":
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 88:
+                raise HandError("bad_option", f"'minimum' must be a whole number 0..88, not {value!r}")
+        elif not isinstance(value, bool):
+            raise HandError("bad_option", f"{key!r} must be true or false, not {value!r}")
+        values[key] = value
+    return Options(**values)
+
+
+def _flatten(options: dict[str, Any]) -> dict[str, Any]:
+    """Options with a ``house_rules`` table merged in (explicit options win)."""
+    if not isinstance(options, dict):
+        raise HandError("bad_option", "options must be a JSON object")
+    out = dict(options)
+    house = out.pop("house_rules", None)
+    if house is None:
+        return out
+    if not isinstance(house, dict):
+        raise HandError("bad_option", "'house_rules' must be a table of options")
+    if any(name in house for name in _SYSTEMS):  # a file with one table per rule system
+        house = house.get("mcr", {})
+        if not isinstance(house, dict):
+            raise HandError("bad_option", "'house_rules.mcr' must be a table of options")
+    return {**house, **out}
