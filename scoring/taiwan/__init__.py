@@ -192,15 +192,26 @@ def _score_view(view: View, opts: Options) -> _Scored:
     counted: list[Item] = []
     excluded: list[Excluded] = []
     for key, n in present.items():
-        by = [table[r] for r in present if key in table[r].replaces]
+        by = _replaced_by(key, present)
         if by:
-            top = max(by, key=lambda d: _value(d.key, opts))
-            excluded.append(Excluded(key, top.key, f"{table[key].name_zh} is counted within {top.name_zh} "
-                                                    "(必然並存之二種以上, 僅得計台數較高的一種)"))
+            excluded.append(Excluded(key, by, f"{table[key].name_zh} is counted within {table[by].name_zh} "
+                                              "(必然並存之二種以上, 僅得計台數較高的一種)"))
         else:
             d = table[key]
             counted.append(Item(key, d.name_zh, d.name_en, _value(key, opts), n))
     return _Scored(view, counted, excluded)
+
+
+def _replaced_by(key: str, present: dict[str, int]) -> str | None:
+    """The counted item that replaces ``key``, following chains (滿花 under 八仙過海 takes 花槓 with it)."""
+    table = items()
+    replacers = [r for r in present if key in table[r].replaces]
+    if not replacers:
+        return None
+    counted = [r for r in replacers if _replaced_by(r, present) is None]
+    if counted:
+        return max(counted, key=lambda r: table[r].value)
+    return _replaced_by(replacers[0], present)
 
 
 def _value(key: str, opts: Options) -> int:
