@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -33,13 +34,15 @@ class TileAccuracy:
     detections: int = 0
     spurious: int = 0
     perfect_photos: int = 0
+    detect_seconds: float = 0.0  # wall time inside Detector.detect (preprocessing, inference, decoding)
 
     @property
     def tile_accuracy(self) -> float:
         return self.read / self.labelled if self.labelled else 0.0
 
     def to_json(self) -> dict:
-        return {**asdict(self), "tile_accuracy": round(self.tile_accuracy, 4)}
+        ms = 1000 * self.detect_seconds / self.photos if self.photos else 0.0
+        return {**asdict(self), "tile_accuracy": round(self.tile_accuracy, 4), "ms_per_photo": round(ms, 1)}
 
 
 def read_labels(path: Path, width: int, height: int) -> tuple[list[str], np.ndarray]:
@@ -76,7 +79,9 @@ def measure(model: Path, split: Path, conf: float | None = None) -> TileAccuracy
         if bgr is None:
             continue
         codes, boxes = read_labels(split / "labels" / f"{image.stem}.txt", bgr.shape[1], bgr.shape[0])
+        start = time.perf_counter()
         detections = detector.detect(bgr)
+        result.detect_seconds += time.perf_counter() - start
         read, spurious = score_photo(codes, boxes, detections)
         result.photos += 1
         result.labelled += len(codes)
