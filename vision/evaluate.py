@@ -26,7 +26,7 @@ import yaml
 from scoring.tiles import BONUS_CODES, DETECTOR_CLASSES
 
 from .detection import Detection
-from .detector import box_iou
+from .detector import ALT_FLOOR, box_iou, decode
 from .imageio import ImageError, load_image
 
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
@@ -161,6 +161,38 @@ def collect_samples(
         candidates, operating = detector.detect_for_eval(image.bgr)
         samples.append(Sample(image_path.name, labels, candidates, operating))
     return samples
+
+
+def sweep(
+    data_yaml: str | Path,
+    detector: Any,
+    confs: Sequence[float],
+    merge_ious: Sequence[float | None] = (None,),
+    split: str = "val",
+    progress: Callable[[Iterable], Iterable] | None = None,
+) -> list[dict[str, Any]]:
+    """The operating figures at each confidence threshold (and cross-class merge IoU), from one model run per
+    photo: how ``DEFAULT_CONF`` is chosen. ``detector`` is a ``vision.detector.Detector``."""
+    codes, pairs = read_dataset(data_yaml, split)
+    floor = min(min(confs), ALT_FLOOR)
+    cached = []
+    for image_path, label_path in (progress or iter)(pairs):
+        image = load_image(image_path.read_bytes())
+        boxes, scores = detector.raw(image.bgr)
+        keep = scores.max(axis=1) >= floor  # the anchors any of the thresholds can use
+        cached.append((image_path.name, read_labels(label_path, codes, image.width, image.height),
+                       boxes[keep], scores[keep]))
+    rows = []
+    for merge_iou in merge_ious:
+        for conf in confs:
+            samples = [Sample(name, labels, [], decode(boxes, scores, detector.names, conf=conf,
+                                                       nms_iou=detector.nms_iou, merge_iou=merge_iou))
+                       for name, labels, boxes, scores in cached]
+            report = evaluate_samples(samples, classes=list(dict.fromkeys(detector.names)))
+            rows.append({"conf": conf, "merge_iou": merge_iou,
+                         **{k: report[k] for k in ("predictions", "tile_accuracy", "tile_precision", "exact_rate",
+                                                   "hand_exact_rate", "bonus_recall")}})
+    return rows
 
 
 # -- matching and metrics --------------------------------------------------------------------------------------------

@@ -24,8 +24,15 @@ def register(sub) -> None:
     parser.add_argument("--split", choices=("val", "test", "train"), default="val", help="which split (default val)")
     parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
     parser.add_argument("--confusion", metavar="PNG", help="also draw the confusion matrix into this PNG file")
+    parser.add_argument("--sweep", action="store_true",
+                        help="instead, list the operating figures at a range of confidence thresholds")
     add_model_flags(parser)
     parser.set_defaults(run=run)
+
+
+SWEEP_CONFS = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+SWEEP_COLUMNS = ("conf", "merge_iou", "predictions", "tile_accuracy", "tile_precision", "exact_rate",
+                 "hand_exact_rate", "bonus_recall")
 
 
 def run(args) -> int:
@@ -33,6 +40,8 @@ def run(args) -> int:
 
     recognizer = load_recognizer(args)
     detector = recognizer.detector
+    if args.sweep:
+        return run_sweep(args, detector)
     try:
         samples = collect_samples(args.data, detector, args.split, progress=_progress(args.json))
         report = evaluate_samples(samples, classes=sorted(set(detector.names), key=detector.names.index))
@@ -46,6 +55,25 @@ def run(args) -> int:
         sys.stdout.write("\n")
     else:
         print_report(report)
+    return EXIT_OK
+
+
+def run_sweep(args, detector) -> int:
+    """Threshold sweep: one row per (merge IoU, conf), the product's figures only."""
+    from vision.evaluate import EvalError, sweep
+
+    try:
+        rows = sweep(args.data, detector, SWEEP_CONFS, merge_ious=(detector.merge_iou, None), split=args.split,
+                     progress=_progress(args.json))
+    except EvalError as err:
+        raise UsageError(str(err)) from None
+    if args.json:
+        json.dump(rows, sys.stdout)
+        sys.stdout.write("\n")
+        return EXIT_OK
+    print("  ".join(f"{c:>15}" for c in SWEEP_COLUMNS))
+    for row in rows:
+        print("  ".join(f"{'-' if row[c] is None else row[c]:>15}" for c in SWEEP_COLUMNS))
     return EXIT_OK
 
 
