@@ -60,6 +60,11 @@ class _Scored:
 
 
 def score_hand(hand: Hand, options: dict) -> ScoreResult:
+    """Score a 17-tile hand: the best reading's items, its exclusions and the per-payer settlement.
+
+    Raises HandError (``tile_count``, ``not_winning``, ``bad_context``, ``bad_option``...) on bad input; a hand
+    holding all eight flowers wins by 八仙過海 even when its tiles form no hand.
+    """
     opts = parse_options(options)
     validate_structure(hand)
     validate_size(hand, (HAND_SIZE,), NAME)
@@ -82,7 +87,7 @@ def score_hand(hand: Hand, options: dict) -> ScoreResult:
         replace(base, arrangement=a, concealed_pungs=n) for a, n in _placements(readings, hand, win.self_drawn)
     ]
     best = max((_score_view(v, opts) for v in candidates), key=lambda s: s.tai)
-    return _result(hand, opts, win, best, bonus_win)
+    return _result(opts, win, best, bonus_win)
 
 
 # -- the win context -------------------------------------------------------------------------------
@@ -240,7 +245,7 @@ def _seats(win: _Win, opts: Options, bonus_win: str | None) -> tuple[str, str, l
     three_pay = bonus_win == "eight_immortals" or (win.self_drawn and bonus_win != "seven_rob_one")
     if three_pay:
         if opts.discarder is not None:
-            win.warnings.append("self-drawn: the three others pay; 'discarder' is ignored")
+            win.warnings.append("the three others pay (a self-drawn win or 八仙過海); 'discarder' is ignored")
         return winner, dealer, [s for s in WIND_LETTERS if s != winner], True
     if opts.discarder == winner:
         raise HandError("bad_option", "the discarder cannot be the winner")
@@ -252,7 +257,7 @@ def _seats(win: _Win, opts: Options, bonus_win: str | None) -> tuple[str, str, l
     return winner, dealer, [payer], False
 
 
-def _result(hand: Hand, opts: Options, win: _Win, best: _Scored, bonus_win: str | None) -> ScoreResult:
+def _result(opts: Options, win: _Win, best: _Scored, bonus_win: str | None) -> ScoreResult:
     table = items()
     winner, dealer, payers, three_pay = _seats(win, opts, bonus_win)
     streak = win.context.dealer_streak
