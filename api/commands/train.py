@@ -40,8 +40,8 @@ def run(args: argparse.Namespace) -> int:
     if args.resume is not None and not args.resume.is_file():
         raise UsageError(f"no checkpoint at {args.resume}")
     for extra in args.extra_train:
-        if not extra.is_dir():
-            raise UsageError(f"--extra-train {extra} is not a folder")
+        if not (extra.is_dir() or extra.suffix == ".txt" and extra.is_file()):
+            raise UsageError(f"--extra-train {extra} is neither an images folder nor a .txt list of images")
     if args.epochs < 1 or args.batch < 1:
         raise UsageError("--epochs and --batch must be positive")
 

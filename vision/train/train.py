@@ -109,7 +109,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The options shared by ``python -m vision.train.train`` and ``mjlens train``."""
     parser.add_argument("--data", type=Path, help="YOLO dataset folder with train/ and valid/ (real photos)")
     parser.add_argument("--extra-train", type=Path, action="append", default=[],
-                        help="another folder of training images (e.g. synthetic) with labels beside them; repeatable")
+                        help="more training images (e.g. synthetic): an images/ folder with labels/ beside it, "
+                        "or a .txt list of image paths; repeatable")
     parser.add_argument("--project", type=Path, default=Path("runs/train"), help="where runs and checkpoints go")
     parser.add_argument("--name", default="tiles", help="run name under --project")
     parser.add_argument("--epochs", type=int, default=16)
