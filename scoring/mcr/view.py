@@ -8,8 +8,9 @@ not "shifted" from one starting at 1p. Everything is computed once per hand and 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
-from scoring.decompose import Group, meld_group, standard_readings
+from scoring.decompose import Group, meld_group
 from scoring.errors import HandError
 from scoring.hand import Hand
 from scoring.tiles import INDEX, WIND_LETTERS
@@ -64,36 +65,80 @@ class HandView:
         return self._single_wait
 
 
-def _candidates(standing: tuple[int, ...]) -> list[int]:
+#: For each tile, the tiles that could complete a group with it: itself, and up to two away in its suit.
+_NEAR: tuple[tuple[int, ...], ...] = tuple(
+    (t,) if t >= 27 else tuple(range(max(t - t % 9, t - 2), min(t - t % 9 + 8, t + 2) + 1)) for t in range(34)
+)
+
+
+def _candidates(standing: tuple[int, ...]) -> set[int]:
     """Tiles that could complete these tiles: a held honour, or a suited tile within two of a held one."""
-    out = []
-    for t in range(34):
-        if t >= 27:
-            if standing[t]:
-                out.append(t)
-            continue
-        base = t - t % 9
-        lo, hi = max(base, t - 2), min(base + 8, t + 2)
-        if any(standing[u] for u in range(lo, hi + 1)):
-            out.append(t)
+    out: set[int] = set()
+    for t, n in enumerate(standing):
+        if n:
+            out.update(_NEAR[t])
     return out
 
 
-def _seven_pairs_after(standing: tuple[int, ...], t: int) -> bool:
-    return all((n + (i == t)) % 2 == 0 for i, n in enumerate(standing))
+@lru_cache(maxsize=1 << 16)
+def _suit_sets(c: tuple[int, ...]) -> bool:
+    """Can one suit's counts (9 slots) be split into chows and pungs?"""
+    i = next((k for k, n in enumerate(c) if n), -1)
+    if i < 0:
+        return True
+    if c[i] >= 3 and _suit_sets(c[:i] + (c[i] - 3,) + c[i + 1:]):
+        return True
+    if i <= 6 and c[i + 1] and c[i + 2]:
+        return _suit_sets(c[:i] + (c[i] - 1, c[i + 1] - 1, c[i + 2] - 1) + c[i + 3:])
+    return False
+
+
+@lru_cache(maxsize=1 << 16)
+def _suit_sets_pair(c: tuple[int, ...]) -> bool:
+    """Can one suit's counts be split into chows and pungs plus one pair?"""
+    return any(n >= 2 and _suit_sets(c[:i] + (n - 2,) + c[i + 1:]) for i, n in enumerate(c))
+
+
+def is_standard_complete(counts: tuple[int, ...] | list[int]) -> bool:
+    """Do these counts (3k + 2 tiles) form sets and a pair? Suit by suit, each suit's answer cached:
+    the same suit patterns recur from hand to hand, whole-hand patterns rarely do."""
+    pair_found = False
+    for base in (0, 9, 18):
+        c = tuple(counts[base:base + 9])
+        r = sum(c) % 3
+        if r == 1:
+            return False
+        if r == 2:
+            if pair_found or not _suit_sets_pair(c):
+                return False
+            pair_found = True
+        elif not _suit_sets(c):
+            return False
+    for t in range(27, 34):
+        n = counts[t]
+        if n == 2:
+            if pair_found:
+                return False
+            pair_found = True
+        elif n not in (0, 3):
+            return False
+    return pair_found
 
 
 def _only_one_wait(view: HandView) -> bool:
     standing = view.standing
     c = list(standing)
-    concealed_only = not view.meld_groups
+    odd = [i for i, n in enumerate(standing) if n % 2]
+    pairs_wait = odd[0] if not view.meld_groups and len(odd) == 1 else -1
     for t in _candidates(standing):
         if t == view.win:
             continue
         if not view.dead_waits and view.all_counts[t] - (t == view.win) >= 4:
             continue
+        if t == pairs_wait:
+            return False
         c[t] += 1
-        complete = bool(standard_readings(tuple(c))) or (concealed_only and _seven_pairs_after(standing, t))
+        complete = is_standard_complete(c)
         c[t] -= 1
         if complete:
             return False
@@ -106,14 +151,14 @@ def remainder_single_wait(remainder: tuple[int, ...], win: int) -> bool:
         return False
     standing = list(remainder)
     standing[win] -= 1
-    st = tuple(standing)
-    for t in _candidates(st):
+    for t in _candidates(tuple(standing)):
         if t == win:
             continue
         standing[t] += 1
-        if standard_readings(tuple(standing)):
-            return False
+        complete = is_standard_complete(standing)
         standing[t] -= 1
+        if complete:
+            return False
     return True
 
 
