@@ -9,11 +9,14 @@ from scoring.hand import Hand
 from scoring.notation import format_hand
 from scoring.result import ScoreResult
 
+#: The unit of a rule system, as a Chinese player names it.
+UNIT_ZH = {"fan": "番", "tai": "台"}
+
 LABELS = {
     "en": {"item": "Item", "value": "Value", "count": "×", "points": "Points", "total": "Total",
            "excluded": "Not counted", "by": "because of", "settle": "Settlement", "min": "minimum",
            "meets": "meets the minimum", "below": "BELOW the minimum", "hand": "Hand"},
-    "zh": {"item": "番種", "value": "番值", "count": "次", "points": "合計", "total": "總計",
+    "zh": {"item": "項目", "value": "{unit}", "count": "次", "points": "合計", "total": "總計",
            "excluded": "不計", "by": "因", "settle": "結算", "min": "起和",
            "meets": "達起和", "below": "未達起和", "hand": "手牌"},
 }
@@ -23,7 +26,8 @@ def print_score(
     result: ScoreResult, hand: Hand | None = None, lang: str = "en", console: Console | None = None
 ) -> None:
     console = console or Console(highlight=False, soft_wrap=True)
-    text = LABELS[lang]
+    text = dict(LABELS[lang])
+    text["value"] = text["value"].format(unit=UNIT_ZH.get(result.unit, result.unit))
     if hand is not None:
         console.print(f"{text['hand']}: {format_hand(hand)}   ({result.rules})")
     table = Table(show_header=True, header_style="bold")
