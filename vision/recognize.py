@@ -67,13 +67,13 @@ class Recognizer:
 
     def assemble(self, detections: list[Detection], width: int, height: int, name: str) -> dict[str, Any]:
         """Group the detections with the layout step (when present) and build the Recognition JSON."""
-        warnings: list[str] = [] if detections else [NO_TILES_WARNING]
+        warnings: list[str] = []
         groups: list[dict] = []
         tile_group: list[int | None] = [None] * len(detections)
         hand = None
         if self._assemble is None:
-            warnings.append(NO_LAYOUT_WARNING)
-        else:
+            warnings.extend(([] if detections else [NO_TILES_WARNING]) + [NO_LAYOUT_WARNING])
+        else:  # the layout step says what it found, including "no tiles"
             layout = self._assemble(detections, width, height)
             groups = [dict(g) for g in layout.groups]
             tile_group = _tile_groups(layout, groups, len(detections))

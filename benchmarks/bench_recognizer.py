@@ -1,0 +1,137 @@
+"""Recognizer speed and accuracy, side by side with the peer package ``mahjong-detector``, on the same photos.
+
+For each photo (bytes already in memory, so disk speed is not measured) it times our three stages, decode,
+detect and layout, then the peer's own pipeline (``PIL.Image.open`` + its ``preprocess_image`` + its
+``predict``), interleaved photo by photo so that both see the same machine load. Accuracy is tile accuracy as
+``mjlens eval`` defines it, on the 34 playing-tile classes the peer knows (labels and predictions of bonus tiles
+and backs are dropped for both).
+
+    python benchmarks/bench_recognizer.py                       # hk-photos valid, 2 threads
+    python benchmarks/bench_recognizer.py --limit 50 --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from scoring.tiles import PLAYING_CODES  # noqa: E402
+from vision.detection import Detection  # noqa: E402
+from vision.detector import NAME_ALIASES, Detector  # noqa: E402
+from vision.evaluate import Sample, evaluate_samples, read_dataset, read_labels  # noqa: E402
+from vision.recognize import Recognizer, reading_order  # noqa: E402
+
+DEFAULT_DATA = REPO.parent / "shared" / "datasets" / "hk-photos" / "data.yaml"
+WARMUP = 3
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+class Peer:
+    """mahjong-detector's own code path, returning boxes so its accuracy can be measured the same way."""
+
+    def __init__(self):
+        import importlib
+
+        predict = importlib.import_module("mahjong_detector.predict")  # the package re-exports a function by that name
+        self._predict = predict
+        self._preprocess = importlib.import_module("mahjong_detector.preprocess")
+        self.codes = [NAME_ALIASES.get(n, n) for n in predict.CLASS_NAMES]
+
+    def __call__(self, data: bytes) -> list[Detection]:
+        from PIL import Image
+
+        image = Image.open(io.BytesIO(data))
+        padded, padding = self._preprocess.preprocess_image(image)
+        found = self._predict.predict(padded, padding)
+        return [Detection(self.codes[d.class_id], (d.x1, d.y1, d.x2, d.y2), d.confidence) for d in found]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", default=str(DEFAULT_DATA), help="a YOLO data.yaml (default: hk-photos)")
+    parser.add_argument("--split", default="val")
+    parser.add_argument("--model", help="our ONNX model (default: $MJLENS_MODEL, else models/mjlens-tiles.onnx)")
+    parser.add_argument("--threads", type=int, default=2, help="onnxruntime threads for both models (default 2)")
+    parser.add_argument("--limit", type=int, help="only the first N photos")
+    parser.add_argument("--no-peer", action="store_true", help="time our recognizer only")
+    parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args()
+
+    os.environ["OMP_NUM_THREADS"] = str(args.threads)
+    codes, pairs = read_dataset(args.data, args.split)
+    pairs = pairs[: args.limit] if args.limit else pairs
+    photos = [(image.name, image.read_bytes(), label) for image, label in pairs]
+    recognizer = Recognizer(detector=Detector(args.model, threads=args.threads))
+    peer = None if args.no_peer else Peer()
+    if peer is not None:  # the peer makes its session lazily with onnxruntime's defaults; give it the same threads
+        import onnxruntime as ort
+
+        peer_predict = peer._predict
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = args.threads
+        peer_predict.threadlocal.session = ort.InferenceSession(str(peer_predict.model_path), options,
+                                                                providers=["CPUExecutionProvider"])
+
+    stages: dict[str, list[float]] = {"decode": [], "detect": [], "layout": [], "total": [], "peer": []}
+    ours, theirs = [], []
+    for n, (name, data, label_path) in enumerate([photos[0]] * WARMUP + photos):
+        t0 = time.perf_counter()
+        image = recognizer.decode(data)
+        t1 = time.perf_counter()
+        detections = reading_order(recognizer.detector.detect(image.bgr, image.scale))
+        t2 = time.perf_counter()
+        recognizer.assemble(detections, image.width, image.height, name)
+        t3 = time.perf_counter()
+        peer_found = peer(data) if peer else []
+        t4 = time.perf_counter()
+        if n < WARMUP:
+            continue
+        for key, value in zip(stages, (t1 - t0, t2 - t1, t3 - t2, t3 - t0, t4 - t3), strict=True):
+            stages[key].append(value * 1000)
+        labels = read_labels(label_path, codes, image.width, image.height)
+        ours.append(Sample(name, labels, [], detections))
+        theirs.append(Sample(name, labels, [], peer_found))
+
+    playing = list(PLAYING_CODES)
+    accuracy = {"ours": evaluate_samples(ours, classes=playing)}
+    if peer:
+        accuracy["peer"] = evaluate_samples(theirs, classes=playing)
+    figures = {
+        "photos": len(ours), "threads": args.threads, "model": str(recognizer.detector.path),
+        "conf": recognizer.detector.conf, "layout": recognizer._assemble is not None,
+        "ms": {k: {"median": round(statistics.median(v), 1), "p95": round(percentile(v, 0.95), 1)}
+               for k, v in stages.items() if v and (peer or k != "peer")},
+        "accuracy_34": {who: {k: r[k] for k in ("labels", "predictions", "tile_accuracy", "tile_precision",
+                                                "exact_rate", "hand_exact_rate")} for who, r in accuracy.items()},
+    }
+    print(f"{figures['photos']} photos of {args.data} [{args.split}], {args.threads} threads, "
+          f"model {figures['model']} (conf {figures['conf']}), layout {'on' if figures['layout'] else 'absent'}")
+    print("| stage | median ms | p95 ms |\n|---|---:|---:|")
+    for key, row in figures["ms"].items():
+        label = "mahjong-detector (its own pipeline)" if key == "peer" else f"mjlens {key}"
+        print(f"| {label} | {row['median']} | {row['p95']} |")
+    print("\n| model (34 playing-tile classes) | tile accuracy | tile precision | photos exactly right | 13-18 tiles |")
+    print("|---|---:|---:|---:|---:|")
+    for who, row in figures["accuracy_34"].items():
+        print(f"| {'mjlens' if who == 'ours' else 'mahjong-detector'} | {row['tile_accuracy']} | "
+              f"{row['tile_precision']} | {row['exact_rate']} | {row['hand_exact_rate']} |")
+    if args.json:
+        Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
