@@ -5,6 +5,8 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
+from scoring.engine import rule_module
+from scoring.errors import HandError
 from scoring.hand import Hand
 from scoring.notation import format_hand
 from scoring.result import ScoreResult
@@ -20,6 +22,15 @@ LABELS = {
            "excluded": "不計", "by": "因", "settle": "結算", "min": "起和",
            "meets": "達起和", "below": "未達起和", "hand": "手牌"},
 }
+
+
+def _item_names(rules: str, lang: str) -> dict[str, str]:
+    """Item key -> its name in ``lang``, from the rule system's catalogue."""
+    try:
+        items = rule_module(rules).catalog()
+    except HandError:
+        return {}
+    return {i["key"]: i["name_zh"] if lang == "zh" else i["name_en"] for i in items}
 
 
 def print_score(
@@ -39,7 +50,8 @@ def print_score(
         name = item.name_zh if lang == "zh" else f"{item.name_en} {item.name_zh}"
         table.add_row(name, str(item.value), str(item.count), str(item.points))
     table.add_section()
-    table.add_row(f"[bold]{text['total']}[/bold]", "", "", f"[bold]{result.total} {result.unit}[/bold]")
+    unit = UNIT_ZH.get(result.unit, result.unit) if lang == "zh" else result.unit
+    table.add_row(f"[bold]{text['total']}[/bold]", "", "", f"[bold]{result.total} {unit}[/bold]")
     console.print(table)
     if "points" in result.extra:
         console.print(f"= {result.extra['points']} points")
@@ -47,7 +59,11 @@ def print_score(
         status = text["meets"] if result.meets_minimum else text["below"]
         console.print(f"{text['min']} {result.minimum}: {status}")
     if result.excluded:
-        console.print(f"{text['excluded']}: " + "; ".join(f"{e.key} ({text['by']} {e.by})" for e in result.excluded))
+        names = _item_names(result.rules, lang)
+        console.print(
+            f"{text['excluded']}: "
+            + "; ".join(f"{names.get(e.key, e.key)} ({text['by']} {names.get(e.by, e.by)})" for e in result.excluded)
+        )
     if result.settlement:
         console.print(f"{text['settle']}: " + "  ".join(f"{k} {v:+d}" for k, v in result.settlement.items()))
     for warning in result.warnings:
