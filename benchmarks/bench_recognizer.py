@@ -8,6 +8,12 @@ and backs are dropped for both).
 
     python benchmarks/bench_recognizer.py                       # hk-photos valid, 2 threads
     python benchmarks/bench_recognizer.py --limit 50 --json out.json
+    python benchmarks/bench_recognizer.py --model dynamic.onnx --compare-rect   # square letterbox vs rectangle
+
+``--compare-rect`` needs a model exported with a dynamic input (``dynamic=True``). It crops every labelled photo to
+the band holding its tiles (a wide photo, as of a single row) and reads it twice, letterboxed into the 640x640
+square and into the smallest 32-aligned rectangle with the same 640 long side: the tiles have the same size in
+pixels either way, so the comparison shows what the rectangle saves in time and whether it costs accuracy.
 """
 
 from __future__ import annotations
@@ -68,7 +74,11 @@ def main() -> int:
     parser.add_argument("--limit", type=int, help="only the first N photos")
     parser.add_argument("--no-peer", action="store_true", help="time our recognizer only")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    parser.add_argument("--compare-rect", action="store_true",
+                        help="square letterbox vs rectangular input on photos cropped to their tiles (dynamic model)")
     args = parser.parse_args()
+    if args.compare_rect:
+        return compare_rect(args)
 
     os.environ["OMP_NUM_THREADS"] = str(args.threads)
     codes, pairs = read_dataset(args.data, args.split)
@@ -130,6 +140,57 @@ def main() -> int:
               f"{row['tile_precision']} | {row['exact_rate']} | {row['hand_exact_rate']} |")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+def compare_rect(args) -> int:
+    """Square vs rectangular input on wide crops (module docstring)."""
+    import numpy as np
+
+    from vision.evaluate import Label
+    from vision.imageio import load_image
+
+    detector = Detector(args.model, threads=args.threads)
+    if detector.fixed_shape:
+        print(f"{detector.path} has a fixed {detector.fixed_shape} input: export it with dynamic=True to compare")
+        return 2
+    codes, pairs = read_dataset(args.data, args.split)
+    pairs = pairs[: args.limit] if args.limit else pairs
+    crops = []
+    for image_path, label_path in pairs:
+        image = load_image(image_path.read_bytes())
+        labels = read_labels(label_path, codes, image.width, image.height)
+        if not labels:
+            continue
+        boxes = np.array([lb.box for lb in labels])
+        margin = 0.5 * float(np.median(boxes[:, 3] - boxes[:, 1]))
+        top = int(max(0, boxes[:, 1].min() - margin))
+        bottom = int(min(image.height, boxes[:, 3].max() + margin))
+        if bottom - top > 0.6 * image.height:  # not a wide band: leave it out
+            continue
+        shifted = [Label(lb.code, (lb.box[0], lb.box[1] - top, lb.box[2], lb.box[3] - top)) for lb in labels]
+        crops.append((image_path.name, np.ascontiguousarray(image.bgr[top:bottom]), shifted))
+    results = {}
+    for mode in ("square", "rect"):
+        detector.fixed_shape = (detector.input_size, detector.input_size) if mode == "square" else None
+        times, samples = [], []
+        for name, bgr, labels in [crops[0]] * WARMUP + crops:
+            t0 = time.perf_counter()
+            found = detector.detect(bgr)
+            times.append((time.perf_counter() - t0) * 1000)
+            samples.append(Sample(name, labels, [], found))
+        report = evaluate_samples(samples[WARMUP:])
+        results[mode] = {"median_ms": round(statistics.median(times[WARMUP:]), 1),
+                         "tile_accuracy": report["tile_accuracy"], "tile_precision": report["tile_precision"],
+                         "exact_rate": report["exact_rate"]}
+    heights = [bgr.shape[0] / bgr.shape[1] for _, bgr, _ in crops]
+    print(f"{len(crops)} photos cropped to their tiles (median height/width {statistics.median(heights):.2f}), "
+          f"{args.threads} threads, model {detector.path}")
+    print("| input | detect median ms | tile accuracy | tile precision | photos exactly right |")
+    print("|---|---:|---:|---:|---:|")
+    for mode, row in results.items():
+        print(f"| {mode} | {row['median_ms']} | {row['tile_accuracy']} | {row['tile_precision']} "
+              f"| {row['exact_rate']} |")
     return 0
 
 

@@ -1,11 +1,13 @@
 """Detection metrics of a tile model on a YOLO dataset, through the same ONNX runtime the product uses (no torch).
 
 Two readings of each photo are scored. *Candidates* (every box above a very low threshold, per-class NMS only)
-give the ranking metrics, mAP50 and mAP50-95, computed COCO-style: predictions of a class ranked by confidence
-over the whole dataset, each matched to the best unmatched label of its class at IoU >= t, average precision
-sampled at 101 recall points of the precision envelope, averaged over the classes that have labels. The
-*operating* reading (what ``mjlens recognize`` returns) gives the product's figures: tile accuracy, per-class
-precision and recall, the whole-photo exact rate, and the confusion matrix.
+give the ranking metrics, mAP50 and mAP50-95 (one class per anchor, its best, as the product reads them;
+ultralytics' validator also lets an anchor vote for runner-up classes, so its figures run slightly higher),
+computed COCO-style: predictions of a class ranked by confidence over the whole dataset, each matched to the
+best unmatched label of its class at IoU >= t, average precision sampled at 101 recall points of the precision
+envelope, averaged over the classes that have labels. The *operating* reading (what ``mjlens recognize``
+returns) gives the product's figures: tile accuracy, per-class precision and recall, the whole-photo exact rate,
+and the confusion matrix.
 
 Tile matching is one-to-one at IoU >= 0.5: first label-prediction pairs of the same code (highest IoU first), then
 the rest regardless of code (a misread tile, counted in the confusion matrix); unmatched labels are missed tiles,
