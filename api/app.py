@@ -108,8 +108,13 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
     settings = settings or Settings()
     configure_logs(settings.log_level)
 
+    def new_pool() -> InferencePool:
+        return InferencePool(settings.workers, settings.queue_size, settings.retry_after_s)
+
     @asynccontextmanager
     async def lifespan(app: FastAPI):
+        if app.state.pool.closed:  # an app started again after a shutdown (tests) gets fresh workers
+            app.state.pool = new_pool()
         if app.state.recognizer is None:
             loaded, reason = await asyncio.to_thread(load_recognizer, settings.model)
             app.state.recognizer, app.state.unavailable = loaded, reason
@@ -124,7 +129,7 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
     app.state.settings = settings
     app.state.recognizer = recognizer
     app.state.unavailable = None if recognizer else "the detector is loading"
-    app.state.pool = InferencePool(settings.workers, settings.queue_size, settings.retry_after_s)
+    app.state.pool = new_pool()
 
     errors.install(app)
     if settings.cors_list():

@@ -26,6 +26,7 @@ class InferencePool:
         self.capacity = workers + queue_size
         self.retry_after_s = retry_after_s
         self.in_flight = 0
+        self.closed = False
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="mjlens-infer")
 
     async def run(self, fn: Callable[..., T], *args) -> T:
@@ -39,4 +40,5 @@ class InferencePool:
             self.in_flight -= 1
 
     def shutdown(self) -> None:
+        self.closed = True
         self._executor.shutdown(wait=False, cancel_futures=True)

@@ -203,6 +203,13 @@ function readContext() {
   }
   return ctx;
 }
+/** Scoring options from the page: who discarded the winning tile (not asked of a self-drawn win). */
+function readOptions() {
+  const discarder = $("#discarder");
+  const selfDrawn = $('[data-ctx="self_drawn"]').checked;
+  discarder.disabled = selfDrawn;
+  return discarder.value && !selfDrawn ? { discarder: discarder.value } : {};
+}
 function setContextControl(key, value) {
   const control = document.querySelector(`[data-ctx="${key}"]`);
   if (!control || value == null) return;
@@ -231,7 +238,7 @@ function renderBoxes() {
       style: `left:${(100 * x1) / state.width}%;top:${(100 * y1) / state.height}%;` +
         `width:${(100 * (x2 - x1)) / state.width}%;height:${(100 * (y2 - y1)) / state.height}%`,
       onclick: () => select(i),
-    }, el("span", { class: "label", text: `${tileFace(t.code)} ${t.code}` }));
+    }, el("span", { class: "label", text: t.code }));
     boxes.append(box);
   });
 }
@@ -352,7 +359,7 @@ async function scoreNow() {
   try {
     const result = await api("/v1/score", {
       method: "POST", headers: { "Content-Type": "application/json" }, signal: state.scoreAbort.signal,
-      body: JSON.stringify({ rules, hand: buildHand(), options: {} }),
+      body: JSON.stringify({ rules, hand: buildHand(), options: readOptions() }),
     });
     if (seq === state.scoreSeq) renderScore(result);
   } catch (err) {
@@ -422,7 +429,9 @@ function init() {
   $("#delete-tile").addEventListener("click", deleteTile);
   $("#editor").addEventListener("close", () => { state.selected = null; render(); });
   $("#rules").addEventListener("change", () => { localStorage.setItem("mjlens-rules", $("#rules").value); rescore(); });
-  for (const control of document.querySelectorAll("[data-ctx]")) control.addEventListener("change", rescore);
+  for (const control of document.querySelectorAll("[data-ctx], [data-option]")) {
+    control.addEventListener("change", rescore);
+  }
   const saved = localStorage.getItem("mjlens-rules");
   if (saved && [...$("#rules").options].some((o) => o.value === saved)) $("#rules").value = saved;
   loadCatalog();
