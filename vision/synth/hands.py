@@ -18,7 +18,9 @@ SET_KIND_WEIGHTS = {"chow": 0.5, "pung": 0.38, "kong": 0.12}
 #: Exposed sets per hand: 0, 1, 2, 3, 4 (most photographed hands have one or two melds laid open).
 EXPOSED_COUNT_WEIGHTS = (0.22, 0.3, 0.26, 0.14, 0.08)
 #: Bonus tiles per hand: 0..4; a few hands show more.
-FLOWER_COUNT_WEIGHTS = (0.3, 0.25, 0.2, 0.12, 0.08, 0.03, 0.02)
+FLOWER_COUNT_WEIGHTS = (0.2, 0.22, 0.22, 0.16, 0.1, 0.05, 0.05)
+#: Share of pungs, kongs and pairs made of honour tiles.
+P_HONOUR_SET = 0.4
 
 
 @dataclass
@@ -97,7 +99,12 @@ def _draw_set(rng: np.random.Generator, pool: TilePool) -> tuple[str, list[str]]
                 pool.take(t)
             return kind, tiles
         return None
-    code = PLAYING_CODES[int(rng.integers(len(PLAYING_CODES)))]
+    # honours are drawn more often than their share of codes (7 of 34): chows never hold them, and the detector
+    # needs to see them as often as the suit tiles
+    if rng.random() < P_HONOUR_SET:
+        code = f"{int(rng.integers(1, 8))}z"
+    else:
+        code = PLAYING_CODES[int(rng.integers(27))]
     n = 3 if kind == "pung" else 4
     return (kind, [code] * n) if pool.take(code, n) else None
 
@@ -111,7 +118,7 @@ def random_hand(rng: np.random.Generator, pool: TilePool, taiwan: bool = False) 
         if drawn:
             sets.append(drawn)
     while True:
-        pair = PLAYING_CODES[int(rng.integers(len(PLAYING_CODES)))]
+        pair = f"{int(rng.integers(1, 8))}z" if rng.random() < P_HONOUR_SET else PLAYING_CODES[int(rng.integers(27))]
         if pool.take(pair, 2):
             break
     n_exposed = int(rng.choice(len(EXPOSED_COUNT_WEIGHTS), p=EXPOSED_COUNT_WEIGHTS))

@@ -14,6 +14,8 @@ import numpy as np
 from .hands import HandShown, MeldShown, TilePool
 
 TILE_H = 1.33  # face length / face width of a Hong Kong style tile
+#: Clutter keeps this far (tile widths) from the hand's bounds, which reach half a tile beyond its tiles.
+CLUTTER_MARGIN = 3.5
 #: Where the melds go relative to the concealed row (weights).
 MELD_PLACES = {"same_row": 0.4, "front_row": 0.3, "back_row": 0.12, "left": 0.18}
 #: Where the flowers go (weights).
@@ -150,9 +152,10 @@ def layout_hand(rng: np.random.Generator, shown: HandShown) -> Scene:
 
 
 def add_clutter(rng: np.random.Generator, scene: Scene, pool: TilePool) -> None:
-    """Discards, wall rows and loose tiles, at least ``3`` tile lengths away from the hand."""
+    """Discards, wall rows and loose tiles, at least CLUTTER_MARGIN tile widths away from the hand's bounds."""
     x0, y0, x1, y1 = scene.hand_bounds()
-    taken: list[tuple[float, float, float, float]] = [(x0 - 2.8, y0 - 2.8, x1 + 2.8, y1 + 2.8)]
+    m = CLUTTER_MARGIN
+    taken: list[tuple[float, float, float, float]] = [(x0 - m, y0 - m, x1 + m, y1 + m)]
     for _ in range(int(rng.integers(1, 4))):
         kind = _pick(rng, {"discards": 0.5, "wall": 0.3, "loose": 0.2})
         if kind == "discards":

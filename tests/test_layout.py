@@ -1,0 +1,189 @@
+"""The layout step on constructed detections: rows, gaps, melds, flowers, the winning tile, and what it refuses."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from vision.detection import Detection
+from vision.layout import assemble
+
+W, H = 40.0, 54.0  # an upright tile's box: face plus a little body
+
+
+class Table:
+    """Lays tiles left to right in rows, like a photo taken from the player's seat; can turn the whole table."""
+
+    def __init__(self, angle_deg: float = 0.0, scale: float = 1.0):
+        self.dets: list[tuple[str, float, float, bool]] = []  # code, centre x, centre y, sideways
+        self.angle, self.scale = math.radians(angle_deg), scale
+
+    def row(self, x: float, y: float, *groups: str | list[str], gap: float = 0.8) -> list[list[int]]:
+        """Groups of codes ("123m" style is not parsed: lists of codes; a code ending in '~' lies sideways)."""
+        out = []
+        for g in groups:
+            codes = g if isinstance(g, list) else [g]
+            idx = []
+            for code in codes:
+                sideways = code.endswith("~")
+                code = code.rstrip("~")
+                length = H if sideways else W
+                cy = y + (H - W) / 2 if sideways else y  # bottom edges in line
+                self.dets.append((code, x + length / 2, cy, sideways))
+                idx.append(len(self.dets) - 1)
+                x += length + 1.0
+            x += gap * W
+            out.append(idx)
+        return out
+
+    def detections(self) -> list[Detection]:
+        out = []
+        c, s = math.cos(self.angle), math.sin(self.angle)
+        for code, x, y, sideways in self.dets:
+            w, h = (H, W) if sideways else (W, H)
+            cx, cy = x * c - y * s + 600, x * s + y * c + 400
+            # the box of the turned tile: its rotated rectangle's bounds
+            bw, bh = abs(w * c) + abs(h * s), abs(w * s) + abs(h * c)
+            k = self.scale
+            box = ((cx - bw / 2) * k, (cy - bh / 2) * k, (cx + bw / 2) * k, (cy + bh / 2) * k)
+            out.append(Detection(code, box, 0.9))
+        return out
+
+
+def split(text: str) -> list[str]:
+    """'123m55z' -> ['1m', '2m', '3m', '5z', '5z'] (suits after their digits)."""
+    out, digits = [], ""
+    for ch in text:
+        if ch.isdigit():
+            digits += ch
+        else:
+            out.extend(f"{d}{ch}" for d in digits)
+            digits = ""
+    return out
+
+
+def roles(layout) -> dict[str, list[list[int]]]:
+    out: dict[str, list[list[int]]] = {}
+    for g in layout.groups:
+        out.setdefault(g["role"], []).append(g["tiles"])
+    return out
+
+
+def test_concealed_row_with_winning_tile_set_apart():
+    t = Table()
+    (row, win) = t.row(0, 0, split("123m456p789s1122z"), ["2z"], gap=1.0)
+    layout = assemble(t.detections(), 1600, 900)
+    assert roles(layout)["concealed"] == [row]
+    assert roles(layout)["winning"] == [win]
+    assert layout.hand.winning_tile == "2z"
+    assert sorted(layout.hand.concealed) == sorted(split("123m456p789s1122z"))
+    assert not layout.hand.melds
+    assert [layout.tile_group[i] is not None for i in range(len(t.dets))] == [True] * 14
+
+
+@pytest.mark.parametrize(
+    "meld, kind, claimed, source",
+    [
+        (["3p", "4p~", "5p"], "chow", "4p", "across"),
+        (["7z~", "7z", "7z"], "pung", "7z", "left"),
+        (["9s", "9s", "9s", "9s~"], "kong", "9s", "right"),
+        (["2m", "3m", "4m"], "chow", None, None),
+    ],
+)
+def test_every_meld_kind_set_apart(meld, kind, claimed, source):
+    t = Table()
+    concealed = split("11m234p567s22z")  # with the winning tile apart: 10 + 1 + 3
+    (row, win, m1) = t.row(0, 0, concealed, ["1m"], ["5s", "5s", "5s"], gap=1.0)
+    (m2,) = t.row(40, 120, meld)
+    layout = assemble(t.detections(), 1600, 900)
+    melds = [g for g in layout.groups if g["role"] == "meld"]
+    assert sorted(sorted(g["tiles"]) for g in melds) == sorted([m1, m2])
+    found = next(m for m in layout.hand.melds if m.kind == kind and m.tiles[0] == meld[0].rstrip("~"))
+    assert found.concealed is False
+    assert found.claimed == claimed
+    assert found.source == source
+    assert layout.hand.winning_tile == "1m"
+
+
+def test_concealed_kong_with_two_backs_reads_its_face():
+    t = Table()
+    (row, win, kong) = t.row(0, 0, split("123m456p789s1z"), ["1z"], ["back", "6z", "6z", "back"])
+    layout = assemble(t.detections(), 1600, 900)
+    (meld,) = layout.hand.melds
+    assert (meld.kind, meld.tiles, meld.concealed) == ("kong", ("6z",) * 4, True)
+    group = next(g for g in layout.groups if g["role"] == "meld")
+    assert group["kind"] == "kong" and group["concealed"] is True and sorted(group["tiles"]) == kong
+
+
+def test_concealed_kong_of_four_backs_is_not_guessed():
+    t = Table()
+    t.row(0, 0, split("123m456p789s1z"), ["1z"], ["back"] * 4)
+    layout = assemble(t.detections(), 1600, 900)
+    assert layout.hand is None
+    assert any("four backs" in w for w in layout.warnings)
+    assert any(g["role"] == "meld" and g["concealed"] for g in layout.groups)
+
+
+def test_flowers_by_class_wherever_they_lie():
+    t = Table()
+    (row, win) = t.row(0, 0, split("123m456p789s1122z"), ["2z"])
+    (f1,) = t.row(-300, -10, ["1f"])
+    (f2,) = t.row(100, 140, ["6f", "7f"])
+    layout = assemble(t.detections(), 1600, 900)
+    assert sorted(roles(layout)["flowers"][0]) == sorted(f1 + f2)
+    assert layout.hand.flowers == ("1f", "6f", "7f")
+    assert layout.hand.winning_tile == "2z"
+
+
+@pytest.mark.parametrize("angle", [-35.0, 20.0, 90.0, 150.0])
+def test_diagonal_and_turned_rows(angle):
+    t = Table(angle)
+    (row, win, meld) = t.row(0, 0, split("123m456p78s22z"), ["9s"], ["5z", "5z", "5z"], gap=1.0)
+    layout = assemble(t.detections(), 2000, 2000)
+    assert roles(layout)["concealed"] == [row] or sorted(roles(layout)["concealed"][0]) == sorted(row)
+    assert layout.hand.winning_tile == "9s"
+    assert [(m.kind, m.tiles) for m in layout.hand.melds] == [("pung", ("5z",) * 3)]
+
+
+def test_no_tile_set_apart_leaves_the_winning_tile_open():
+    t = Table()
+    t.row(0, 0, split("123m456p789s11222z"))
+    layout = assemble(t.detections(), 1600, 900)
+    assert "winning" not in roles(layout)
+    assert layout.hand.winning_tile is None
+    assert len(layout.hand.concealed) == 14
+    assert any("winning tile" in w for w in layout.warnings)
+
+
+def test_five_copies_give_no_hand_and_say_why():
+    t = Table()
+    t.row(0, 0, split("11111m456p789s22z"), ["2z"])
+    layout = assemble(t.detections(), 1600, 900)
+    assert layout.hand is None
+    assert any("more than four" in w for w in layout.warnings)
+
+
+def test_discards_far_from_the_hand_are_other():
+    t = Table()
+    (row, win) = t.row(0, 0, split("123m456p789s1122z"), ["2z"])
+    discards = t.row(60, -400, split("19m5p3s"), gap=0.05)
+    wall = t.row(0, 500, ["back"] * 10, gap=0.05)
+    layout = assemble(t.detections(), 1600, 1400)
+    others = sorted(i for g in layout.groups if g["role"] == "other" for i in g["tiles"])
+    assert others == sorted(discards[0] + wall[0])
+    assert layout.hand.winning_tile == "2z" and len(layout.hand.concealed) == 13
+
+
+def test_any_photo_size_reads_the_same():
+    small, big = Table(scale=0.3), Table(scale=4.0)
+    for t in (small, big):
+        t.row(0, 0, split("123m456p78s22z"), ["9s"], ["1m", "1m", "1m"])
+    a = assemble(small.detections(), 480, 270)
+    b = assemble(big.detections(), 6400, 3600)
+    assert a.hand == b.hand and a.groups == b.groups
+
+
+def test_no_detections():
+    layout = assemble([], 640, 480)
+    assert layout.hand is None and layout.groups == [] and layout.warnings

@@ -1,0 +1,81 @@
+"""The synthetic generator: same seed, same bytes; labels in range, valid classes, one per tile of the hand."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from api.cli import main
+from scoring.tiles import DETECTOR_CLASSES
+from vision.detection import Detection
+from vision.layout import assemble
+from vision.synth.art import ArtBank
+from vision.synth.generate import generate_one, write_dataset, yolo_lines
+
+REPO = Path(__file__).resolve().parent.parent
+VENDORED_ART = REPO / "datasets" / "tile-art"
+
+
+@pytest.fixture(scope="module")
+def art() -> ArtBank:
+    """The vendored art set (always in the repository), so the test runs on a fresh clone too."""
+    return ArtBank(VENDORED_ART)
+
+
+def test_same_seed_same_image_and_labels(art):
+    a = generate_one(7, 3, art, size=256)
+    b = generate_one(7, 3, art, size=256)
+    assert a.jpeg == b.jpeg and a.labels == b.labels and a.record == b.record
+    c = generate_one(8, 3, art, size=256)
+    assert c.jpeg != a.jpeg
+
+
+@pytest.mark.parametrize("index", [0, 1, 2])
+def test_labels_are_valid_and_cover_the_hand(art, index):
+    s = generate_one(11, index, art, size=256)
+    assert max(s.width, s.height) == 256
+    for line in yolo_lines(s).splitlines():
+        cls, *xywh = line.split()
+        assert 0 <= int(cls) < len(DETECTOR_CLASSES)
+        cx, cy, w, h = map(float, xywh)
+        assert 0 < w <= 1 and 0 < h <= 1
+        assert -1e-6 <= cx - w / 2 and cx + w / 2 <= 1 + 1e-6
+        assert -1e-6 <= cy - h / 2 and cy + h / 2 <= 1 + 1e-6
+    hand = s.record["hand"]
+    in_hand = sorted(i for g in s.record["groups"] if g["role"] != "other" for i in g["tiles"])
+    if s.record["complete"]:
+        size = len(hand["concealed"]) + (hand["winning_tile"] is not None) + len(hand["flowers"])
+        size += sum(len(m["tiles"]) for m in hand["melds"])
+        assert len(in_hand) == size
+        shown = Counter(s.labels[i][0] for i in in_hand)
+        expected = Counter(hand["concealed"] + hand["flowers"] + [t for m in hand["melds"] for t in m["tiles"]])
+        if hand["winning_tile"]:
+            expected[hand["winning_tile"]] += 1
+        # only the tiles of concealed kongs may be shown face down ("back")
+        hidden = expected - Counter({c: n for c, n in shown.items() if c != "back"})
+        kong_codes = {m["tiles"][0] for m in hand["melds"] if m["concealed"]}
+        assert set(hidden) <= kong_codes
+        assert sum(hidden.values()) == shown["back"]
+
+
+def test_dataset_files_and_layout_on_ground_truth(tmp_path, art):
+    boxes = write_dataset(tmp_path, 2, seed=5, art_dir=VENDORED_ART, size=256)
+    assert boxes > 0
+    assert len(list((tmp_path / "images").glob("*.jpg"))) == 2
+    assert len(list((tmp_path / "labels").glob("*.txt"))) == 2
+    data = (tmp_path / "data.yaml").read_text()
+    assert "nc: 43" in data and "42: 'back'" in data
+    for f in (tmp_path / "hands").glob("*.json"):
+        record = json.loads(f.read_text())
+        dets = [Detection(t["code"], tuple(t["box"]), 1.0) for t in record["labels"]]
+        layout = assemble(dets, record["width"], record["height"])
+        assert len(layout.tile_group) == len(dets)
+
+
+def test_cli_rejects_bad_arguments(tmp_path, capsys):
+    assert main(["synth", "--n", "0", "--out", str(tmp_path)]) == 2
+    assert main(["synth", "--n", "1", "--out", str(tmp_path), "--art", str(tmp_path / "missing")]) == 2
+    assert "tile art" in capsys.readouterr().err

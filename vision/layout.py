@@ -1,0 +1,401 @@
+"""The layout step: detected tiles -> rows, groups and a Hand (CONVENTIONS §2, §4).
+
+Rows and gaps decide. Tiles are put into rows along the dominant row direction of the photo (rows may run
+diagonally), rows are cut where the gap between two tiles is wider than a fraction of a tile, and the pieces
+("segments") are read as the hand: the concealed row is the longest segment that is not a meld; segments of 3 or 4
+set apart are melds (chow, pung or kong by their tiles; backs make a concealed kong); bonus tiles are flowers
+wherever they lie; a single tile set apart at an end of the concealed row is the winning tile. Segments far from
+the hand are clutter ("other"). Anything the photo leaves open goes into ``warnings``; nothing is guessed silently.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scoring.errors import HandError
+from scoring.hand import Hand, Meld, validate_structure
+from scoring.tiles import is_bonus, is_playing, sort_key
+
+from .detection import Detection
+
+#: Two neighbouring tiles belong to one segment when the gap between them is under this share of a tile width.
+GAP_SPLIT = 0.2
+#: ... and their centres are at most this share of a tile width apart across the row.
+ROW_TOLERANCE = 0.6
+#: Segments closer than this many tile lengths (edge to edge) belong to the same hand; farther ones are clutter.
+NEAR = 1.4
+#: A row may turn this many degrees away from the photo's dominant row direction (perspective).
+ROW_BEND = 25.0
+ROW_BEND_FAR = 8.0  # ... and this many between tiles more than 2.5 tiles apart
+#: Tiles more than this many tile widths apart are never neighbours in a row.
+LINE_REACH = 5.0
+#: A tile whose length along the row exceeds the row's typical length by this factor lies sideways.
+SIDEWAYS_RATIO = 1.15
+SIDEWAYS_LENGTH = 1.33  # a sideways tile takes this many tile widths of its row
+#: The winning tile is set apart from the end of the concealed row by at most this many tile widths.
+HAND_SIZES = (14, 17)
+
+
+@dataclass
+class Layout:
+    """How the tiles of one photo were read: groups of detection indices, the hand, and what was unclear."""
+
+    groups: list[dict] = field(default_factory=list)
+    tile_group: list[int | None] = field(default_factory=list)
+    hand: Hand | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "groups": self.groups,
+            "hand": self.hand.to_json() if self.hand else None,
+            "warnings": list(self.warnings),
+        }
+
+
+@dataclass
+class _Geometry:
+    """Tile positions in row coordinates: u along the rows, v across; ``size`` is each tile's local width."""
+
+    u: np.ndarray
+    v: np.ndarray
+    size: np.ndarray
+    along: np.ndarray  # each box's side along the row, in pixels
+    across: np.ndarray  # ... and across it
+    sideways: np.ndarray  # bool per tile, set once rows are known
+
+
+def assemble(detections: list[Detection], width: int, height: int) -> Layout:
+    """Read ``detections`` (boxes in a ``width`` x ``height`` photo) as a hand; see the module docstring."""
+    layout = Layout(tile_group=[None] * len(detections))
+    if not detections:
+        layout.warnings.append("no tiles found")
+        return layout
+    geo = _geometry(detections)
+    flowers = [i for i, d in enumerate(detections) if is_bonus(d.code)]
+    rest = [i for i, d in enumerate(detections) if not is_bonus(d.code)]
+    segments, line_of = _segments(_lines(rest, geo), geo)
+    clusters = _clusters(segments, geo)
+    hand_cluster = _pick_hand_cluster(clusters, segments, detections, geo)
+
+    def add_group(role: str, tiles: list[int], **extra) -> None:
+        layout.groups.append({"role": role, **extra, "tiles": tiles})
+        for i in tiles:
+            layout.tile_group[i] = len(layout.groups) - 1
+
+    hand_ids = sorted(hand_cluster) if hand_cluster is not None else []
+    reading = _read_hand(hand_ids, segments, line_of, detections, geo, layout.warnings)
+    if reading.concealed:
+        add_group("concealed", reading.concealed)
+    if reading.winning is not None:
+        add_group("winning", [reading.winning])
+    for meld in reading.melds:
+        add_group("meld", meld.tiles, kind=meld.kind, concealed=meld.concealed)
+    if flowers:
+        add_group("flowers", sorted(flowers, key=lambda i: geo.u[i]))
+    for k, seg in enumerate(segments):
+        if hand_cluster is None or k not in hand_cluster or k in reading.others:
+            add_group("other", seg)
+    layout.hand = _build_hand(reading, flowers, detections, layout.warnings)
+    return layout
+
+
+# -- geometry ------------------------------------------------------------------------------------------------------
+def _row_angle(centres: np.ndarray, size: np.ndarray) -> float:
+    """The dominant direction from each tile to its nearest neighbours (rows of touching tiles), in radians."""
+    n = len(centres)
+    if n < 2:
+        return 0.0
+    diff = centres[None, :, :] - centres[:, None, :]
+    dist = np.hypot(diff[..., 0], diff[..., 1])
+    np.fill_diagonal(dist, np.inf)
+    angles, weights = [], []
+    for i in range(n):
+        j = int(np.argmin(dist[i]))
+        if dist[i, j] < 1.8 * size[i]:
+            angles.append(np.arctan2(diff[i, j, 1], diff[i, j, 0]))
+            weights.append(1.0)
+    if not angles:
+        return 0.0
+    doubled = np.array(angles) * 2
+    # the mode of the doubled angles (rows have no head or tail), refined by a local mean
+    best, best_count = 0.0, -1
+    for cand in doubled:
+        close = np.abs(np.angle(np.exp(1j * (doubled - cand)))) < np.radians(20)
+        if close.sum() > best_count:
+            best, best_count = cand, int(close.sum())
+    close = np.abs(np.angle(np.exp(1j * (doubled - best)))) < np.radians(20)
+    mean = np.angle(np.mean(np.exp(1j * doubled[close])))
+    return float(mean / 2)
+
+
+def _geometry(dets: list[Detection]) -> _Geometry:
+    boxes = np.array([d.box for d in dets], float)
+    w = np.maximum(boxes[:, 2] - boxes[:, 0], 1.0)
+    h = np.maximum(boxes[:, 3] - boxes[:, 1], 1.0)
+    centres = np.c_[(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2]
+    short = np.minimum(w, h)
+    theta = _row_angle(centres, short)
+    c, s = np.cos(theta), np.sin(theta)
+    u = centres[:, 0] * c + centres[:, 1] * s
+    v = -centres[:, 0] * s + centres[:, 1] * c
+    # a box's side along the row (its width for rows across the picture, its height for rows up and down)
+    horizontal = abs(c) >= abs(s)
+    along, across = (w, h) if horizontal else (h, w)
+    return _Geometry(u, v, short, along, across, np.zeros(len(dets), bool))
+
+
+def _neighbour(i: int, side: int, idx: list[int], geo: _Geometry) -> int | None:
+    """The nearest tile on one side of ``i`` along its row (a cone about the row direction), or None."""
+    best, best_d = None, np.inf
+    for j in idx:
+        if j == i:
+            continue
+        du = side * (geo.u[j] - geo.u[i])
+        if du <= 0:
+            continue
+        dv = abs(geo.v[j] - geo.v[i])
+        unit = (geo.size[i] + geo.size[j]) / 2
+        cone = np.tan(np.radians(ROW_BEND if du < 2.5 * unit else ROW_BEND_FAR))
+        if dv > max(ROW_TOLERANCE * unit, cone * du) or du > LINE_REACH * unit:
+            continue
+        d = float(np.hypot(du, dv))
+        if d < best_d:
+            best, best_d = j, d
+    return best
+
+
+def _lines(idx: list[int], geo: _Geometry) -> list[list[int]]:
+    """Tiles chained to their nearest neighbours along the row direction, both ways: rows that may bend, with
+    the gaps still in them. Each line is ordered along the row. Marks the sideways tiles of each line."""
+    right = {i: _neighbour(i, 1, idx, geo) for i in idx}
+    left = {i: _neighbour(i, -1, idx, geo) for i in idx}
+    nxt = {i: j for i, j in right.items() if j is not None and left[j] == i}
+    has_prev = set(nxt.values())
+    lines = []
+    for i in sorted(idx, key=lambda k: geo.u[k]):
+        if i in has_prev:
+            continue
+        line = [i]
+        while line[-1] in nxt:
+            line.append(nxt[line[-1]])
+        lines.append(line)
+    # a sideways tile: a box much longer along the row than its neighbours in the row (perspective changes the
+    # boxes' shape slowly along a row, so only nearby tiles are compared)
+    ratio = geo.along / geo.across
+    overall = float(np.median(ratio[idx])) if idx else 1.0
+    for line in lines:
+        for k, i in enumerate(line):
+            near = [j for j in line[max(0, k - 3) : k + 4] if j != i]
+            typical = float(np.median(ratio[near])) if len(near) >= 2 else overall
+            geo.sideways[i] = ratio[i] > SIDEWAYS_RATIO * typical
+    return lines
+
+
+def _spacings(line: list[int], geo: _Geometry) -> list[float]:
+    """Centre distance of each pair of neighbours over the distance touching tiles would have: the local tile
+    length across the row (boxes of upright tiles nearby) stands for the scale, a sideways tile counts 1.33."""
+    upright = [i for i in line if not geo.sideways[i]] or line
+    out = []
+    for k, (a, b) in enumerate(zip(line, line[1:], strict=False)):
+        near = [i for i in line[max(0, k - 2) : k + 4] if i in upright] or upright
+        scale = float(np.median(geo.across[near]))
+        d = float(np.hypot(geo.u[a] - geo.u[b], geo.v[a] - geo.v[b]))
+        length = (SIDEWAYS_LENGTH if geo.sideways[a] else 1.0) + (SIDEWAYS_LENGTH if geo.sideways[b] else 1.0)
+        out.append(d / (scale * length / 2))
+    return out
+
+
+def _segments(lines: list[list[int]], geo: _Geometry) -> tuple[list[list[int]], list[int]]:
+    """Cut each line where two neighbours lie farther apart than touching tiles nearby (by GAP_SPLIT of a tile).
+    The touching spacing is measured on the photo itself: the closest pairs next to each pair, or the photo's
+    typical spacing when there are none."""
+    spacings = [_spacings(line, geo) for line in lines]
+    every = [r for rs in spacings for r in rs]
+    typical = float(np.percentile(every, 30)) if every else 1.0
+    segments, line_of = [], []
+    for n, (line, rs) in enumerate(zip(lines, spacings, strict=True)):
+        current = [line[0]]
+        for k, b in enumerate(line[1:]):
+            window = [rs[j] for j in range(max(0, k - 2), min(len(rs), k + 3)) if j != k]
+            ref = min([*window, typical * 1.15])
+            if rs[k] > (1 + GAP_SPLIT) * ref:
+                segments.append(current)
+                line_of.append(n)
+                current = []
+            current.append(b)
+        segments.append(current)
+        line_of.append(n)
+    return segments, line_of
+
+
+def _seg_gap(a: list[int], b: list[int], geo: _Geometry) -> float:
+    """Edge-to-edge distance between two segments, in tile lengths (a box's side across the row, which shrinks
+    with the camera's tilt as distances across the rows do)."""
+    best = np.inf
+    for i in a:
+        for j in b:
+            length = (geo.across[i] + geo.across[j]) / 2
+            du = max(0.0, abs(geo.u[i] - geo.u[j]) - (geo.along[i] + geo.along[j]) / 2)
+            dv = max(0.0, abs(geo.v[i] - geo.v[j]) - length)
+            best = min(best, float(np.hypot(du, dv) / length))
+    return best
+
+
+def _clusters(segments: list[list[int]], geo: _Geometry) -> list[set[int]]:
+    """Segments linked by gaps under NEAR tile widths (transitively): a hand, a discard pile, a wall row..."""
+    n = len(segments)
+    seen: set[int] = set()
+    out = []
+    for start in range(n):
+        if start in seen:
+            continue
+        todo, group = [start], {start}
+        seen.add(start)
+        while todo:
+            k = todo.pop()
+            for m in range(n):
+                if m not in seen and _seg_gap(segments[k], segments[m], geo) < NEAR:
+                    seen.add(m)
+                    group.add(m)
+                    todo.append(m)
+        out.append(group)
+    return out
+
+
+# -- reading -------------------------------------------------------------------------------------------------------
+@dataclass
+class _Meld:
+    kind: str
+    tiles: list[int]
+    concealed: bool
+    codes: list[str] | None  # None when every tile is face down
+    sideways: int | None = None
+
+
+@dataclass
+class _Reading:
+    concealed: list[int] = field(default_factory=list)
+    winning: int | None = None
+    melds: list[_Meld] = field(default_factory=list)
+    others: list[int] = field(default_factory=list)  # segments near the hand that are not part of it (walls)
+
+
+def _meld_of(seg: list[int], dets: list[Detection], geo: _Geometry) -> _Meld | None:
+    """The meld a segment of 3 or 4 tiles forms, or None when its tiles are not a meld."""
+    codes = [dets[i].code for i in seg]
+    faces = [c for c in codes if c != "back"]
+    backs = len(codes) - len(faces)
+    turned = [k for k, i in enumerate(seg) if geo.sideways[i]]
+    sideways = turned[0] if len(turned) == 1 else None
+    if len(seg) == 3 and not backs:
+        if len(set(faces)) == 1:
+            return _Meld("pung", seg, False, faces, sideways)
+        ordered = sorted(faces, key=sort_key)
+        suit = {c[1] for c in ordered}
+        if len(suit) == 1 and suit <= set("mps") and [int(c[0]) for c in ordered] == list(
+            range(int(ordered[0][0]), int(ordered[0][0]) + 3)
+        ):
+            return _Meld("chow", seg, False, faces, sideways)
+        return None
+    if len(seg) == 4 and len(set(faces)) <= 1:
+        if backs == 0:
+            return _Meld("kong", seg, False, faces, sideways)
+        return _Meld("kong", seg, True, [faces[0]] * 4 if faces else None)
+    return None
+
+
+def _is_meld_shape(seg: list[int], dets: list[Detection], geo: _Geometry) -> bool:
+    return _meld_of(seg, dets, geo) is not None
+
+
+def _pick_hand_cluster(clusters: list[set[int]], segments: list[list[int]], dets, geo: _Geometry) -> set[int] | None:
+    """The cluster that looks most like a hand: a tile count that fits a hand (melds counted as three), a run that
+    is not a meld (the concealed row), then the most face-up tiles. Clusters of backs only (walls) never qualify."""
+
+    def score(cluster: set[int]) -> tuple:
+        effective = sum(3 if _is_meld_shape(segments[k], dets, geo) else len(segments[k]) for k in cluster)
+        fits = min(abs(effective - n) for n in HAND_SIZES) <= 1
+        plain = any(not _is_meld_shape(segments[k], dets, geo) for k in cluster)
+        faces = sum(dets[i].code != "back" for k in cluster for i in segments[k])
+        return (fits, plain, faces)
+
+    candidates = [c for c in clusters if any(dets[i].code != "back" for k in c for i in segments[k])]
+    if not candidates:
+        return None
+    return max(candidates, key=score)
+
+
+def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], dets, geo: _Geometry,
+               warnings: list[str]) -> _Reading:
+    """Roles inside the hand's cluster of segments (given by index, in line order)."""
+    reading = _Reading()
+    if not ids:
+        warnings.append("no hand found among the tiles")
+        return reading
+    melds = {k: _meld_of(segments[k], dets, geo) for k in ids}
+    walls = [k for k in ids if melds[k] is None and all(dets[i].code == "back" for i in segments[k])]
+    reading.others.extend(walls)
+    plain = [k for k in ids if melds[k] is None and k not in walls]
+    concealed: int | None = None
+    if not plain:
+        # every segment is meld-shaped: the hand's concealed part is missing, or a set was laid apart
+        warnings.append("no concealed row found: every group of tiles looks like a meld")
+    else:
+        concealed = max(plain, key=lambda k: (len(segments[k]), -sum(dets[i].code == "back" for i in segments[k])))
+        reading.concealed = list(segments[concealed])
+    reading.melds = [melds[k] for k in ids if melds[k] is not None]
+    # the winning tile: a single tile that is the next segment on the concealed row's line, at either end
+    if concealed is not None:
+        ends = [k for k in (concealed - 1, concealed + 1)
+                if k in plain and line_of[k] == line_of[concealed] and len(segments[k]) == 1]
+        if len(ends) == 1:
+            reading.winning = segments[ends[0]][0]
+        elif len(ends) > 1:
+            warnings.append("a single tile lies apart at both ends of the concealed row: the winning tile is unclear")
+    for k in plain:
+        seg = segments[k]
+        if k == concealed or (reading.winning is not None and seg == [reading.winning]):
+            continue
+        names = " ".join(dets[i].code for i in seg)
+        warnings.append(f"tiles set apart that are not a meld ({names}) were read as part of the concealed hand")
+        reading.concealed.extend(seg)
+    if any(dets[i].code == "back" for i in reading.concealed):
+        warnings.append("face-down tiles among the concealed tiles: their faces are unknown")
+    return reading
+
+
+def _build_hand(reading: _Reading, flowers: list[int], dets, warnings: list[str]) -> Hand | None:
+    if not reading.concealed and reading.winning is None:
+        return None
+    melds = []
+    for m in reading.melds:
+        if m.codes is None:
+            warnings.append("a concealed kong shows four backs: which tile it is cannot be seen")
+            return None
+        claimed = m.codes[m.sideways] if m.sideways is not None else None
+        source = None
+        if m.sideways is not None:
+            last = len(m.tiles) - 1
+            source = "left" if m.sideways == 0 else ("right" if m.sideways == last else "across")
+        tiles = tuple(sorted(m.codes, key=sort_key))
+        melds.append(Meld(m.kind, tiles, m.concealed, claimed, source))
+    codes = [dets[i].code for i in reading.concealed]
+    if any(not is_playing(c) for c in codes):
+        return None
+    winning = dets[reading.winning].code if reading.winning is not None else None
+    bonus = tuple(sorted((dets[i].code for i in flowers), key=sort_key))
+    hand = Hand(tuple(sorted(codes, key=sort_key)), tuple(melds), winning, bonus)
+    try:
+        validate_structure(hand)
+    except HandError as err:
+        warnings.append(f"the tiles do not form a hand: {err.message}")
+        return None
+    size = hand.effective_size()
+    if size not in HAND_SIZES:
+        warnings.append(f"{size} tiles read (a kong counts as three); a hand has 14, or 17 in Taiwan rules")
+    if winning is None:
+        warnings.append("the winning tile is not set apart: it is left open")
+    return hand
