@@ -21,7 +21,9 @@ from scoring.tiles import is_bonus, is_playing, sort_key
 from .detection import Detection
 
 #: Two neighbouring tiles belong to one segment when the gap between them is under this share of a tile width.
-GAP_SPLIT = 0.2
+GAP_SPLIT = 0.3
+#: ... and always where it is wider than this many times the photo's typical spacing of touching tiles.
+CLEAR_GAP = 1.8
 #: ... and their centres are at most this share of a tile width apart across the row.
 ROW_TOLERANCE = 0.6
 #: Segments closer than this many tile lengths (edge to edge) belong to the same hand; farther ones are clutter.
@@ -188,9 +190,13 @@ def _lines(idx: list[int], geo: _Geometry) -> list[list[int]]:
     overall = float(np.median(ratio[idx])) if idx else 1.0
     for line in lines:
         for k, i in enumerate(line):
-            near = [j for j in line[max(0, k - 3) : k + 4] if j != i]
-            typical = float(np.median(ratio[near])) if len(near) >= 2 else overall
-            geo.sideways[i] = ratio[i] > SIDEWAYS_RATIO * typical
+            near = [j for j in range(max(0, k - 3), min(len(line), k + 4)) if j != k]
+            values = ratio[[line[j] for j in near]]
+            typical = float(np.median(values)) if near else overall
+            if len(near) >= 3:  # ... or the trend of the neighbours' shapes read at this tile's place, if higher
+                slope, base = np.polyfit(near, values, 1)
+                typical = max(typical, slope * k + base)
+            geo.sideways[i] = ratio[i] > SIDEWAYS_RATIO * max(typical, 1e-6)
     return lines
 
 
@@ -217,17 +223,25 @@ def _segments(lines: list[list[int]], geo: _Geometry) -> tuple[list[list[int]], 
     typical = float(np.percentile(every, 30)) if every else 1.0
     segments, line_of = [], []
     for n, (line, rs) in enumerate(zip(lines, spacings, strict=True)):
-        current = [line[0]]
-        for k, b in enumerate(line[1:]):
-            window = [rs[j] for j in range(max(0, k - 2), min(len(rs), k + 3)) if j != k]
-            ref = min([*window, typical * 1.15])
-            if rs[k] > (1 + GAP_SPLIT) * ref:
-                segments.append(current)
-                line_of.append(n)
-                current = []
-            current.append(b)
-        segments.append(current)
-        line_of.append(n)
+        # first cut where the gap is plain to see, so that each part measures its own touching spacing
+        parts, start = [], 0
+        for k, r in enumerate(rs):
+            if r > CLEAR_GAP * typical:
+                parts.append((start, k + 1))
+                start = k + 1
+        parts.append((start, len(line)))
+        for lo, hi in parts:
+            current = [line[lo]]
+            for k in range(lo, hi - 1):
+                window = [rs[j] for j in range(max(lo, k - 2), min(hi - 1, k + 3)) if j != k]
+                ref = min([*window, typical * 1.15])
+                if rs[k] > (1 + GAP_SPLIT) * ref:
+                    segments.append(current)
+                    line_of.append(n)
+                    current = []
+                current.append(line[k + 1])
+            segments.append(current)
+            line_of.append(n)
     return segments, line_of
 
 
@@ -318,9 +332,11 @@ def _pick_hand_cluster(clusters: list[set[int]], segments: list[list[int]], dets
     def score(cluster: set[int]) -> tuple:
         effective = sum(3 if _is_meld_shape(segments[k], dets, geo) else len(segments[k]) for k in cluster)
         fits = min(abs(effective - n) for n in HAND_SIZES) <= 1
-        plain = any(not _is_meld_shape(segments[k], dets, geo) for k in cluster)
+        plain = [k for k in cluster if not _is_meld_shape(segments[k], dets, geo)]
+        # a hand has one run that is not a meld (and perhaps the winning tile alone); a discard pile has several
+        extra = sum(len(segments[k]) > 1 for k in plain) - 1
         faces = sum(dets[i].code != "back" for k in cluster for i in segments[k])
-        return (fits, plain, faces)
+        return (fits, bool(plain), -max(extra, 0), faces)
 
     candidates = [c for c in clusters if any(dets[i].code != "back" for k in c for i in segments[k])]
     if not candidates:

@@ -33,22 +33,33 @@ def _hand_key(hand: dict) -> tuple:
     )
 
 
-def _groups_key(groups: list[dict]) -> tuple:
-    by_role: dict[str, set] = {"concealed": set(), "winning": set(), "flowers": set(), "other": set()}
+def _groups_key(groups: list[dict], labels: list[dict]) -> tuple:
+    """Groups as a comparable value. The concealed row and the winning tile are compared by their codes: when
+    the row's end tile and the tile set apart are the same tile (a pair wait), either reading is the same."""
+    by_role: dict[str, set] = {"flowers": set(), "other": set()}
+    codes: dict[str, list] = {"concealed": [], "winning": []}
     melds = set()
     for g in groups:
         if g["role"] == "meld":
             melds.add((g.get("kind"), bool(g.get("concealed", False)), frozenset(g["tiles"])))
+        elif g["role"] in codes:
+            codes[g["role"]].extend(labels[i]["code"] for i in g["tiles"])
         else:
             by_role[g["role"]] |= set(g["tiles"])
-    return tuple(frozenset(by_role[r]) for r in ("concealed", "winning", "flowers", "other")) + (frozenset(melds),)
+    return (
+        tuple(sorted(codes["concealed"])),
+        tuple(sorted(codes["winning"])),
+        frozenset(by_role["flowers"]),
+        frozenset(by_role["other"]),
+        frozenset(melds),
+    )
 
 
 def check(record: dict) -> tuple[bool, str]:
     """Whether the layout reads this record's ground-truth boxes as its hand; the reason when not."""
     dets = [Detection(t["code"], tuple(t["box"]), 1.0) for t in record["labels"]]
     layout = assemble(dets, record["width"], record["height"])
-    if _groups_key(layout.groups) != _groups_key(record["groups"]):
+    if _groups_key(layout.groups, record["labels"]) != _groups_key(record["groups"], record["labels"]):
         return False, "groups differ"
     unreadable = any(
         g["role"] == "meld" and all(record["labels"][i]["code"] == "back" for i in g["tiles"]) for g in record["groups"]

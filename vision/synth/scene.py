@@ -100,7 +100,7 @@ def layout_hand(rng: np.random.Generator, shown: HandShown) -> Scene:
     def melds(writer: _RowWriter) -> None:
         for i, m in enumerate(shown.melds):
             if i:
-                writer.gap(0.45, 1.3)
+                writer.gap(0.5, 1.3)
             writer.meld(m)
 
     if flower_place == "left":
@@ -117,11 +117,11 @@ def layout_hand(rng: np.random.Generator, shown: HandShown) -> Scene:
     if shown.winning_apart and shown.winning_side == "left":
         win_group = row.group("winning")
         row.tile(shown.winning, shown.winning, win_group)
-        row.gap(0.35, 1.4)
+        row.gap(0.5, 1.5)
     for code in shown.row:
         row.tile(code, code, concealed)
     if shown.winning_apart and shown.winning_side == "right":
-        row.gap(0.35, 1.4)
+        row.gap(0.5, 1.5)
         win_group = row.group("winning")
         row.tile(shown.winning, shown.winning, win_group)
     if meld_place == "same_row":
