@@ -10,6 +10,10 @@ and backs are dropped for both).
     python benchmarks/bench_recognizer.py --limit 50 --json out.json
     python benchmarks/bench_recognizer.py --model dynamic.onnx --compare-rect   # square letterbox vs rectangle
 
+``--tile-size`` reads every photo shrunk to 100 %, 75 %, 60 % and 45 % of its size (padded back into the model
+input) and reports tile accuracy against the tiles' median width in model-input pixels: how small a tile the model
+still reads, hence whether a 640 px input is enough for a 17-tile row across a photo (about 640 / 17 = 37 px).
+
 ``--compare-rect`` needs a model exported with a dynamic input (``dynamic=True``). It crops every labelled photo to
 the band holding its tiles (a wide photo, as of a single row) and reads it twice, letterboxed into the 640x640
 square and into the smallest 32-aligned rectangle with the same 640 long side: the tiles have the same size in
@@ -76,9 +80,12 @@ def main() -> int:
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     parser.add_argument("--compare-rect", action="store_true",
                         help="square letterbox vs rectangular input on photos cropped to their tiles (dynamic model)")
+    parser.add_argument("--tile-size", action="store_true", help="tile accuracy against tile width in input pixels")
     args = parser.parse_args()
     if args.compare_rect:
         return compare_rect(args)
+    if args.tile_size:
+        return tile_size(args)
 
     os.environ["OMP_NUM_THREADS"] = str(args.threads)
     codes, pairs = read_dataset(args.data, args.split)
@@ -140,6 +147,42 @@ def main() -> int:
               f"{row['tile_precision']} | {row['exact_rate']} | {row['hand_exact_rate']} |")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+def tile_size(args, scales: tuple[float, ...] = (1.0, 0.75, 0.6, 0.45)) -> int:
+    """Tile accuracy of photos shrunk by each scale (module docstring)."""
+    import cv2
+    import numpy as np
+
+    from vision.evaluate import Label
+    from vision.imageio import load_image
+
+    detector = Detector(args.model, threads=args.threads)
+    codes, pairs = read_dataset(args.data, args.split)
+    pairs = pairs[: args.limit] if args.limit else pairs
+    photos = []
+    for image_path, label_path in pairs:
+        image = load_image(image_path.read_bytes())
+        photos.append((image_path.name, image.bgr, read_labels(label_path, codes, image.width, image.height)))
+    print(f"{len(photos)} photos, model {detector.path} (conf {detector.conf})")
+    print("| scale | median tile width (input px) | tile accuracy | tile precision | 13-18 tiles exactly right |")
+    print("|---|---:|---:|---:|---:|")
+    for scale in scales:
+        samples, widths = [], []
+        for name, bgr, labels in photos:
+            canvas = bgr
+            if scale < 1:  # the photo shrunk into the top-left corner of a grey frame of its own size
+                small = cv2.resize(bgr, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+                canvas = np.full_like(bgr, 114)
+                canvas[: small.shape[0], : small.shape[1]] = small
+            shrunk = [Label(lb.code, tuple(v * scale for v in lb.box)) for lb in labels]
+            input_ratio = detector.input_size / max(bgr.shape[:2])
+            widths.extend((lb.box[2] - lb.box[0]) * input_ratio for lb in shrunk)
+            samples.append(Sample(name, shrunk, [], detector.detect(canvas)))
+        report = evaluate_samples(samples)
+        print(f"| {scale:.2f} | {float(np.median(widths)):.1f} | {report['tile_accuracy']} "
+              f"| {report['tile_precision']} | {report['hand_exact_rate']} |")
     return 0
 
 
