@@ -22,6 +22,7 @@ from .detection import Detection
 
 #: Two neighbouring tiles belong to one segment when the gap between them is under this share of a tile width.
 GAP_SPLIT = 0.3
+GAP_SPLIT_DIAGONAL = 0.42  # ... in diagonal rows, where a sideways tile (1.17 tiles apart) cannot be seen
 #: ... and always where it is wider than this many times the photo's typical spacing of touching tiles.
 CLEAR_GAP = 1.8
 #: ... and their centres are at most this share of a tile width apart across the row.
@@ -67,6 +68,7 @@ class _Geometry:
     along: np.ndarray  # each box's side along the row, in pixels
     across: np.ndarray  # ... and across it
     sideways: np.ndarray  # bool per tile, set once rows are known
+    diagonal: bool = False  # rows run well off the picture's axes: boxes cannot show a sideways tile
 
 
 def assemble(detections: list[Detection], width: int, height: int) -> Layout:
@@ -146,7 +148,8 @@ def _geometry(dets: list[Detection]) -> _Geometry:
     # a box's side along the row (its width for rows across the picture, its height for rows up and down)
     horizontal = abs(c) >= abs(s)
     along, across = (w, h) if horizontal else (h, w)
-    return _Geometry(u, v, short, along, across, np.zeros(len(dets), bool))
+    diagonal = bool(abs(np.sin(2 * theta)) > 0.35)  # more than ~10 degrees off the axes
+    return _Geometry(u, v, short, along, across, np.zeros(len(dets), bool), diagonal)
 
 
 def _neighbour(i: int, side: int, idx: list[int], geo: _Geometry) -> int | None:
@@ -222,11 +225,15 @@ def _segments(lines: list[list[int]], geo: _Geometry) -> tuple[list[list[int]], 
     every = [r for rs in spacings for r in rs]
     typical = float(np.percentile(every, 30)) if every else 1.0
     segments, line_of = [], []
+    # where a sideways tile cannot be told from its box, its wider spacing must not read as a gap
+    split = 1 + (GAP_SPLIT_DIAGONAL if geo.diagonal else GAP_SPLIT)
     for n, (line, rs) in enumerate(zip(lines, spacings, strict=True)):
+        # rows at other distances from the camera have their own spacing; long lines measure their own
+        own = float(np.percentile(rs, 30)) if len(rs) >= 4 else typical
         # first cut where the gap is plain to see, so that each part measures its own touching spacing
         parts, start = [], 0
         for k, r in enumerate(rs):
-            if r > CLEAR_GAP * typical:
+            if r > CLEAR_GAP * own:
                 parts.append((start, k + 1))
                 start = k + 1
         parts.append((start, len(line)))
@@ -234,8 +241,8 @@ def _segments(lines: list[list[int]], geo: _Geometry) -> tuple[list[list[int]], 
             current = [line[lo]]
             for k in range(lo, hi - 1):
                 window = [rs[j] for j in range(max(lo, k - 2), min(hi - 1, k + 3)) if j != k]
-                ref = min([*window, typical * 1.15])
-                if rs[k] > (1 + GAP_SPLIT) * ref:
+                ref = min([*window, own * 1.15]) if window else own
+                if rs[k] > split * ref:
                     segments.append(current)
                     line_of.append(n)
                     current = []
@@ -371,13 +378,17 @@ def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], de
             reading.winning = segments[ends[0]][0]
         elif len(ends) > 1:
             warnings.append("a single tile lies apart at both ends of the concealed row: the winning tile is unclear")
-    for k in plain:
-        seg = segments[k]
-        if k == concealed or (reading.winning is not None and seg == [reading.winning]):
-            continue
-        names = " ".join(dets[i].code for i in seg)
-        warnings.append(f"tiles set apart that are not a meld ({names}) were read as part of the concealed hand")
-        reading.concealed.extend(seg)
+    winning_seg = [reading.winning] if reading.winning is not None else None
+    extra = [k for k in plain if k != concealed and segments[k] != winning_seg]
+    core = len(reading.concealed) + 3 * len(reading.melds) + (reading.winning is not None)
+    for k in extra:
+        names = " ".join(dets[i].code for i in segments[k])
+        if core in HAND_SIZES:  # the hand is whole without them: tiles lying near it, not part of it
+            warnings.append(f"tiles near the hand ({names}) were left out: the hand is complete without them")
+            reading.others.append(k)
+        else:
+            warnings.append(f"tiles set apart that are not a meld ({names}) were read as part of the concealed hand")
+            reading.concealed.extend(segments[k])
     if any(dets[i].code == "back" for i in reading.concealed):
         warnings.append("face-down tiles among the concealed tiles: their faces are unknown")
     return reading

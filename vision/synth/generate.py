@@ -26,6 +26,7 @@ from .scene import add_clutter, layout_hand
 CLASS_INDEX = {c: i for i, c in enumerate(DETECTOR_CLASSES)}
 #: Share of hands of 17 tiles (Taiwan 16-tile hands), of images with clutter, of images with an occluder.
 P_TAIWAN, P_CLUTTER, P_OCCLUDER = 0.12, 0.55, 0.15
+P_STRETCH = 0.2  # share of pictures squashed to a square
 MIN_VISIBLE = 0.45  # a clutter tile cut by the frame or hidden under more than this is not labelled
 MAX_HAND_COVER = 0.25  # an occluder may hide at most this much of any tile of the hand
 
@@ -62,6 +63,12 @@ def generate_one(seed: int, index: int, art: ArtBank, size: int = 640) -> Sample
                 hidden = cover
                 break
     img = photo.degrade(rng, img)
+    sx = sy = 1.0
+    if width != height and rng.random() < P_STRETCH:
+        # squashed to a square, as some published photo sets are (and as a careless resize does)
+        side = max(width, height)
+        sx, sy = side / width, side / height
+        img = cv2.resize(img, (side, side), interpolation=cv2.INTER_LINEAR)
     quality = int(rng.integers(50, 96))
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
@@ -78,15 +85,16 @@ def generate_one(seed: int, index: int, art: ArtBank, size: int = 640) -> Sample
         if visible < (MIN_VISIBLE if i not in in_hand or close_up else 0.0):
             continue
         label_of[i] = len(labels)
-        labels.append((tile.shown, cx1, cy1, cx2, cy2))
+        labels.append((tile.shown, cx1 * sx, cy1 * sy, cx2 * sx, cy2 * sy))
     groups = []
     for g in scene.groups:
         members = [label_of[i] for i in g["tiles"] if i in label_of]
         if members:
             groups.append({**{k: v for k, v in g.items() if k != "tiles"}, "tiles": members})
-    complete = all(i in label_of for i in in_hand)
-    record = {"hand": scene.hand, "groups": groups, "complete": complete, "width": width, "height": height}
-    return Sample(buf.tobytes(), width, height, labels, record)
+    complete = not close_up and all(i in label_of for i in in_hand)
+    out_w, out_h = int(round(width * sx)), int(round(height * sy))
+    record = {"hand": scene.hand, "groups": groups, "complete": complete, "width": out_w, "height": out_h}
+    return Sample(buf.tobytes(), out_w, out_h, labels, record)
 
 
 def _coverage(mask: np.ndarray, box) -> float:

@@ -19,7 +19,8 @@ from .textures import surface
 
 #: Colours of the back layer (BGR): green, dark green, blue, yellow, orange-red.
 BACK_COLOURS = [(50, 130, 30), (40, 95, 25), (160, 95, 25), (40, 170, 215), (40, 90, 200), (120, 140, 40)]
-P_CLOSE_UP = 0.12
+P_CLOSE_UP = 0.25  # share of close-ups that cut part of the hand (tiles as large as in most real photos)
+P_WIDE = 0.2  # share of wide shots (the hand small, much of the table around it)
 MIN_TILE_PX = 13
 ASPECTS = [(1, 1), (4, 3), (3, 4), (16, 9), (9, 16), (3, 2)]
 
@@ -73,7 +74,13 @@ def _choose_camera(rng: np.random.Generator, scene: Scene, thickness: float, siz
     lo, hi = uv.min(0), uv.max(0)
     span = np.maximum(hi - lo, 1e-6)
     # mostly the whole hand at some zoom; sometimes a close-up of part of it (the record says it is incomplete)
-    fill = float(rng.uniform(0.5, 0.97)) if rng.random() > P_CLOSE_UP else float(rng.uniform(1.1, 2.2))
+    zoom = rng.random()
+    if zoom < P_CLOSE_UP:
+        fill = float(rng.uniform(1.1, 2.6))
+    elif zoom < P_CLOSE_UP + P_WIDE:
+        fill = float(rng.uniform(0.4, 0.7))
+    else:
+        fill = float(rng.uniform(0.7, 0.98))
     scale = fill * min((width - 8) / span[0], (height - 8) / span[1])
     # never so small that a tile is under ~MIN_TILE_PX wide: rather cut the hand (a close-up)
     tile_px = scale / distance
