@@ -164,3 +164,27 @@ def test_cli_eval_runs_the_onnx_runtime(dataset, tmp_path, capsys):
     assert main(["eval", str(dataset), "--model", str(model)]) == 0
     assert "tile accuracy" in capsys.readouterr().out
     assert main(["eval", str(tmp_path / "absent.yaml"), "--model", str(model)]) == 2
+
+
+def test_sweep_picks_the_exact_rate_then_f1():
+    from vision.evaluate import best_setting
+
+    rows = [{"conf": 0.2, "exact_rate": 0.1, "f1": 0.9}, {"conf": 0.3, "exact_rate": 0.2, "f1": 0.5},
+            {"conf": 0.4, "exact_rate": 0.2, "f1": 0.6}, {"conf": 0.5, "exact_rate": None, "f1": 0.99}]
+    assert best_setting(rows)["conf"] == 0.4
+
+
+def test_cli_eval_sweep(dataset, tmp_path, capsys):
+    from test_detector import anchor, tiny_model
+
+    from api.cli import main
+    from scoring.tiles import DETECTOR_CLASSES
+
+    rows = [anchor(*A, t1m=0.9), anchor(*B, t2m=0.3)]
+    model = tiny_model(tmp_path / "tiny.onnx", rows, list(DETECTOR_CLASSES))
+    assert main(["eval", str(dataset), "--model", str(model), "--sweep", "--json"]) == 0
+    sweep = json.loads(capsys.readouterr().out)
+    by_conf = {(r["conf"], r["merge_iou"]): r for r in sweep}
+    assert by_conf[(0.25, None)]["predictions"] == 6 and by_conf[(0.35, None)]["predictions"] == 3
+    assert main(["eval", str(dataset), "--model", str(model), "--sweep"]) == 0
+    assert "best: conf" in capsys.readouterr().out

@@ -31,7 +31,7 @@ def register(sub) -> None:
 
 
 SWEEP_CONFS = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
-SWEEP_COLUMNS = ("conf", "merge_iou", "predictions", "tile_accuracy", "tile_precision", "exact_rate",
+SWEEP_COLUMNS = ("conf", "merge_iou", "predictions", "tile_accuracy", "tile_precision", "f1", "exact_rate",
                  "hand_exact_rate", "bonus_recall")
 
 
@@ -60,7 +60,7 @@ def run(args) -> int:
 
 def run_sweep(args, detector) -> int:
     """Threshold sweep: one row per (merge IoU, conf), the product's figures only."""
-    from vision.evaluate import EvalError, sweep
+    from vision.evaluate import EvalError, best_setting, sweep
 
     try:
         rows = sweep(args.data, detector, SWEEP_CONFS, merge_ious=(detector.merge_iou, None), split=args.split,
@@ -74,6 +74,8 @@ def run_sweep(args, detector) -> int:
     print("  ".join(f"{c:>15}" for c in SWEEP_COLUMNS))
     for row in rows:
         print("  ".join(f"{'-' if row[c] is None else row[c]:>15}" for c in SWEEP_COLUMNS))
+    best = best_setting(rows)
+    print(f"best: conf {best['conf']}, merge_iou {best['merge_iou']} (most photos exactly right, then F1)")
     return EXIT_OK
 
 
