@@ -187,3 +187,15 @@ def test_any_photo_size_reads_the_same():
 def test_no_detections():
     layout = assemble([], 640, 480)
     assert layout.hand is None and layout.groups == [] and layout.warnings
+
+
+def test_a_tile_found_twice_is_read_once():
+    t = Table()
+    t.row(0, 0, split("123m456p789s1122z"), ["2z"])
+    dets = t.detections()
+    x1, y1, x2, y2 = dets[3].box
+    twice = [*dets, Detection("4p", (x1 + 2, y1 + 1, x2 + 2, y2 + 1), 0.4)]
+    layout = assemble(twice, 1600, 900)
+    assert layout.tile_group[-1] is None
+    assert layout.hand.winning_tile == "2z" and len(layout.hand.concealed) == 13
+    assert any("two boxes" in w for w in layout.warnings)

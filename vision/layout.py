@@ -39,6 +39,8 @@ SIDEWAYS_RATIO = 1.15
 SIDEWAYS_LENGTH = 1.33  # a sideways tile takes this many tile widths of its row
 #: The winning tile is set apart from the end of the concealed row by at most this many tile widths.
 HAND_SIZES = (14, 17)
+#: Two boxes overlapping more than this (intersection over union) are one tile found twice.
+DUPLICATE_IOU = 0.6
 
 
 @dataclass
@@ -78,8 +80,9 @@ def assemble(detections: list[Detection], width: int, height: int) -> Layout:
         layout.warnings.append("no tiles found")
         return layout
     geo = _geometry(detections)
-    flowers = [i for i, d in enumerate(detections) if is_bonus(d.code)]
-    rest = [i for i, d in enumerate(detections) if not is_bonus(d.code)]
+    kept = _without_duplicates(detections, layout.warnings)
+    flowers = [i for i in kept if is_bonus(detections[i].code)]
+    rest = [i for i in kept if not is_bonus(detections[i].code)]
     segments, line_of = _segments(_lines(rest, geo), geo)
     clusters = _clusters(segments, geo)
     hand_cluster = _pick_hand_cluster(clusters, segments, detections, geo)
@@ -107,6 +110,28 @@ def assemble(detections: list[Detection], width: int, height: int) -> Layout:
 
 
 # -- geometry ------------------------------------------------------------------------------------------------------
+def _without_duplicates(dets: list[Detection], warnings: list[str]) -> list[int]:
+    """Indices of the detections to read: of two boxes on one tile (overlap over DUPLICATE_IOU) the more
+    confident one is kept and the other left without a group."""
+    order = sorted(range(len(dets)), key=lambda i: -dets[i].confidence)
+    kept: list[int] = []
+    for i in order:
+        if any(_iou(dets[i].box, dets[j].box) > DUPLICATE_IOU for j in kept):
+            warnings.append(f"two boxes on one tile ({dets[i].code}): the less confident one is left out")
+            continue
+        kept.append(i)
+    return sorted(kept)
+
+
+def _iou(a, b) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+
+
 def _row_angle(centres: np.ndarray, size: np.ndarray) -> float:
     """The dominant direction from each tile to its nearest neighbours (rows of touching tiles), in radians."""
     n = len(centres)
