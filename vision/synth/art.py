@@ -14,15 +14,14 @@ import numpy as np
 
 from scoring.tiles import ALL_CODES
 
-#: Sets worth drawing from, with the weight of each: the four closest to real Chinese/HK tiles dominate.
+#: Sets worth drawing from, with the weight of each: the four closest to real Chinese/HK tiles dominate. Sets
+#: whose art carries a "non-profit only" caveat (xmj_thick/thin, bradfield_*) are left out.
 SET_WEIGHTS: dict[str, float] = {
     "xmj_real": 3.0,
     "gnome_smooth": 3.0,
     "ffalt_classic": 2.0,
     "kmj_default": 2.0,
     "kmj_traditional": 0.6,
-    "xmj_thick": 0.5,
-    "bradfield_numbered": 0.4,
     "ffalt_uni": 0.6,
     "font_noto_symbols2": 0.3,
     "font_symbola": 0.3,
@@ -31,7 +30,7 @@ SET_WEIGHTS: dict[str, float] = {
     "xmj_dorothys": 0.3,
 }
 #: Fraction of the art cut off each side, for sets whose pictures include the tile's edge or bevel.
-EDGE_CROP: dict[str, float] = {"xmj_real": 0.07, "gnome_smooth": 0.09, "bradfield_numbered": 0.04, "xmj_thick": 0.06}
+EDGE_CROP: dict[str, float] = {"xmj_real": 0.07, "gnome_smooth": 0.09}
 FALLBACK = ("xmj_real", "gnome_smooth", "ffalt_classic", "kmj_default")
 
 

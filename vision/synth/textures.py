@@ -51,10 +51,11 @@ def _wood(rng, h, w, scale):
     colour = _jitter(rng, WOOD_COLOURS[int(rng.integers(len(WOOD_COLOURS)))], 12)
     angle = rng.uniform(0, np.pi)
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
-    along = xx * np.cos(angle) + yy * np.sin(angle)
-    warp = _smooth_noise(rng, h, w, scale * 2) * rng.uniform(3, 10)
-    rings = np.sin((along + warp) / rng.uniform(0.6, 2.0)) * 0.5 + 0.5
-    plank = np.floor((xx * -np.sin(angle) + yy * np.cos(angle)) / (scale * rng.uniform(3, 8)))
+    across = -xx * np.sin(angle) + yy * np.cos(angle)  # grain lines and plank edges run along the angle
+    warp = _smooth_noise(rng, h, w, scale * 4) * rng.uniform(0.5, 2.5)
+    rings = np.sin((across + warp) / rng.uniform(0.8, 2.5)) * 0.5 + 0.5
+    rings = rings**2 * 0.6 + 0.4 * (_smooth_noise(rng, h, w, 1.2) * 0.5 + 0.5)
+    plank = np.floor(across / (scale * rng.uniform(3, 8)))
     plank_tone = (np.sin(plank * 12.9898) * 43758.5453) % 1.0
     shade = 0.8 + 0.22 * rings + 0.12 * (plank_tone - 0.5)
     return colour[None, None, :] * shade[..., None]
