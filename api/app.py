@@ -30,7 +30,7 @@ from vision.imageio import ImageError
 from . import errors
 from .errors import REQUEST_ERROR_CODES, ApiError, ErrorBody
 from .logs import configure as configure_logs
-from .middleware import BodyLimitMiddleware, RequestIdMiddleware
+from .middleware import BodyLimitMiddleware, BusyGate, RequestIdMiddleware
 from .pipeline import RecognizerLike, check_request, load_recognizer, photo_score
 from .queue import InferencePool
 from .settings import Settings
@@ -116,7 +116,7 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
         if app.state.pool.closed:  # an app started again after a shutdown (tests) gets fresh workers
             app.state.pool = new_pool()
         if app.state.recognizer is None:
-            loaded, reason = await asyncio.to_thread(load_recognizer, settings.model)
+            loaded, reason = await asyncio.to_thread(load_recognizer, settings.model, settings.inference_threads())
             app.state.recognizer, app.state.unavailable = loaded, reason
             log.info("detector loaded" if loaded else "detector unavailable", extra={"reason": reason})
         yield
@@ -136,6 +136,7 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_list(), allow_methods=["GET", "POST"],
                            allow_headers=["Content-Type", "X-API-Key", "X-Request-ID"],
                            expose_headers=["X-Request-ID", "Retry-After"])
+    app.add_middleware(BusyGate, pool_of=lambda: app.state.pool, paths=("/v1/recognize", "/v1/photo-score"))
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_upload_bytes + 64 * 1024)
     app.add_middleware(RequestIdMiddleware)  # added last: outermost
 

@@ -75,3 +75,26 @@ class BodyLimitMiddleware:
                 await error_response(status, code, message)(scope, receive, send)
                 return
         await self.app(scope, receive, send)
+
+
+class BusyGate:
+    """Answer 503 ``busy`` at once, before the upload is read, when the inference pool is already full.
+
+    The pool refuses overflow itself too (api.queue); checking here as well means a refused client costs the
+    server almost nothing (no multipart parsing), so overload does not slow down the requests being served.
+    """
+
+    def __init__(self, app, pool_of, paths: tuple[str, ...]):
+        self.app = app
+        self.pool_of = pool_of  # () -> InferencePool: the app replaces its pool on each start
+        self.paths = paths
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope.get("method") == "POST" and scope.get("path") in self.paths:
+            pool = self.pool_of()
+            if pool.in_flight >= pool.capacity:
+                response = error_response(503, "busy", f"all {pool.workers} workers are busy and the queue is full; "
+                                                       "retry shortly", {"Retry-After": str(pool.retry_after_s)})
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)

@@ -24,16 +24,18 @@ class RecognizerLike(Protocol):
     def recognize(self, data: bytes, name: str) -> dict[str, Any]: ...
 
 
-def load_recognizer(model: Path) -> tuple[RecognizerLike | None, str | None]:
-    """The detector loaded from ``model``, or None and the reason it is unavailable."""
+def load_recognizer(model: Path, threads: int | None = None) -> tuple[RecognizerLike | None, str | None]:
+    """The detector loaded from ``model`` (``threads`` onnxruntime threads per inference), or None and the
+    reason it is unavailable."""
     if not Path(model).is_file():
         return None, f"model file {Path(model).name} is not present"
     try:
+        from vision.detector import Detector
         from vision.recognize import Recognizer
     except ImportError as err:
         return None, f"the recognizer is not available in this build ({err})"
     try:
-        return Recognizer(model), None
+        return Recognizer(model, detector=Detector(model, threads=threads)), None
     except Exception as err:  # noqa: BLE001 - a bad model file must not stop the scoring service
         log.exception("the detector could not be loaded")
         return None, f"the detector could not be loaded: {type(err).__name__}: {err}"

@@ -30,6 +30,10 @@ class Settings(BaseSettings):
     max_pixels: int = Field(default=50_000_000, gt=0)
     #: Threads running the detector: one per core by default.
     workers: int = Field(default_factory=lambda: os.cpu_count() or 1, gt=0)
+    #: onnxruntime threads inside one inference (``MJLENS_THREADS``, which the detector reads too). Default:
+    #: cores // workers, at least 1, so that workers x threads fit the cores; oversubscribing them (each of
+    #: ``workers`` sessions spinning ``cores`` threads) halved throughput in benchmarks/bench_service.py.
+    threads: int | None = Field(default=None, gt=0)
     #: Requests allowed to wait for a worker; beyond ``workers + queue_size`` in flight the answer is 503.
     queue_size: int = Field(default=8, ge=0)
     #: Seconds a client is told to wait (``Retry-After``) when the queue is full.
@@ -46,6 +50,9 @@ class Settings(BaseSettings):
         if value not in ("DEBUG", "INFO", "WARNING", "ERROR"):
             raise ValueError("log level must be DEBUG, INFO, WARNING or ERROR")
         return value
+
+    def inference_threads(self) -> int:
+        return self.threads or max(1, (os.cpu_count() or 1) // self.workers)
 
     def cors_list(self) -> list[str]:
         return [origin.strip() for origin in self.cors_origins.split(",") if origin.strip()]

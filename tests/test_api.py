@@ -10,6 +10,7 @@ import asyncio
 import io
 import json
 import logging
+import threading
 
 import httpx
 import pytest
@@ -346,3 +347,26 @@ def test_full_queue_answers_503_with_retry_after():
     assert scoring.status_code == 400  # scoring does not wait for the detector
     assert [r.status_code for r in held] == [200, 200]
     app.state.pool.shutdown()
+
+
+def test_the_pool_itself_refuses_overflow():
+    """The gate in front refuses before the upload is read; the pool refuses what slips past it."""
+    from api.errors import ApiError
+    from api.queue import InferencePool
+
+    pool = InferencePool(workers=1, queue_size=0, retry_after_s=2)
+    release = threading.Event()
+
+    async def scenario():
+        first = asyncio.create_task(pool.run(release.wait, 10))
+        await asyncio.sleep(0.05)
+        with pytest.raises(ApiError) as refused:
+            await pool.run(lambda: None)
+        release.set()
+        assert await first is True
+        return refused.value
+
+    error = asyncio.run(scenario())
+    assert (error.status, error.code, error.headers) == (503, "busy", {"Retry-After": "2"})
+    assert pool.in_flight == 0
+    pool.shutdown()
