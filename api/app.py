@@ -1,7 +1,7 @@
 """The HTTP API (CONVENTIONS §6) and the phone web page, in one FastAPI app.
 
-``create_app(settings, recognizer)`` builds an app (tests inject a recognizer); ``app`` is the one
-``uvicorn api.app:app`` and ``mjlens serve`` run. The detector loads once, at start-up; inference runs in a
+``create_app(settings, recognizer)`` builds an app (tests inject a recognizer, ``mjlens serve`` its settings);
+``app`` is the one ``uvicorn api.app:app`` runs. The detector loads once, at start-up; inference runs in a
 bounded thread pool (api.queue) so the event loop stays free and overload gets a quick 503; every failure
 answers ``{"error": {"code", "message"}}`` (api.errors) and every answer carries ``X-Request-ID``.
 """
@@ -244,4 +244,10 @@ async def _recognize(request: Request, image: UploadFile) -> dict[str, Any]:
         raise ApiError(IMAGE_ERROR_STATUS.get(err.code, 400), err.code, err.message) from None
 
 
-app = create_app()
+def __getattr__(name: str) -> Any:
+    """``api.app:app`` (what ``uvicorn api.app:app`` loads) is built on first use, not at import, so importing
+    this module reads no environment and a bad ``MJLENS_*`` value is reported where the app is wanted."""
+    if name == "app":
+        globals()["app"] = create_app()
+        return globals()["app"]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

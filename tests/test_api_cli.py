@@ -94,6 +94,18 @@ def test_serve_rejects_a_bad_port(capsys):
     assert "--port" in capsys.readouterr().err
 
 
+def test_serve_rejects_a_bad_setting(monkeypatch, capsys):
+    monkeypatch.setenv("MJLENS_WORKERS", "0")
+    assert main(["serve"]) == 2
+    assert "MJLENS_" in capsys.readouterr().err
+
+
+def test_module_level_app_for_uvicorn():
+    import api.app
+
+    assert api.app.app is api.app.app and api.app.app.title == "mjlens"
+
+
 def test_serve_answers_on_its_port(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
