@@ -17,9 +17,7 @@ from scoring.tiles import INDEX, WIND_LETTERS
 
 #: Tile index -> set code (suit * 16 + rank).
 CODE: tuple[int, ...] = tuple(16 * (i // 9) + i % 9 + 1 if i < 27 else 48 + i - 26 for i in range(34))
-HONOR_SUIT = 3
-WIND_CODES = (49, 50, 51, 52)  # E S W N
-DRAGON_CODES = (53, 54, 55)  # P F C
+WIND_CODES = (49, 50, 51, 52)  # E S W N; the dragons P F C are 53..55
 
 
 def code_suit(c: int) -> int:
@@ -49,10 +47,6 @@ class HandView:
     dead_waits: bool  # count a tile as waited on even when all four are in the hand
     warnings: list[str] = field(default_factory=list)
     _single_wait: bool | None = None
-
-    @property
-    def has_kong(self) -> bool:
-        return any(g.kind == "kong" for g in self.meld_groups)
 
     def single_wait(self) -> bool:
         """True when exactly one tile completes the 13 tiles in a standard shape (or seven pairs, concealed).
@@ -133,7 +127,7 @@ def _only_one_wait(view: HandView) -> bool:
     for t in _candidates(standing):
         if t == view.win:
             continue
-        if not view.dead_waits and view.all_counts[t] - (t == view.win) >= 4:
+        if not view.dead_waits and view.all_counts[t] >= 4:  # all four already in the hand
             continue
         if t == pairs_wait:
             return False
