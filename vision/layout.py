@@ -27,11 +27,15 @@ GAP_SPLIT_DIAGONAL = 0.42  # ... in diagonal rows, where a sideways tile (1.17 t
 CLEAR_GAP = 1.8
 #: ... and their centres are at most this share of a tile width apart across the row.
 ROW_TOLERANCE = 0.6
-#: Segments closer than this many tile lengths (edge to edge) belong to the same hand; farther ones are clutter.
-NEAR = 1.4
+#: Segments closer than this (edge to edge) belong to the same hand; farther ones are clutter: tile widths along
+#: the rows, tile lengths across them.
+NEAR_ALONG, NEAR_ACROSS = 2.5, 1.4
 #: A row may turn this many degrees away from the photo's dominant row direction (perspective).
 ROW_BEND = 25.0
 ROW_BEND_FAR = 8.0  # ... and this many between tiles more than 2.5 tiles apart
+#: Tiles left out of every row get a second look along their own dominant direction when it differs from the
+#: photo's by more than this many degrees (a hand beside a discard pile turned another way).
+SECOND_TURN = 15.0
 #: Tiles more than this many tile widths apart are never neighbours in a row.
 LINE_REACH = 5.0
 #: A tile whose length along the row exceeds the row's typical length by this factor lies sideways.
@@ -70,7 +74,11 @@ class _Geometry:
     along: np.ndarray  # each box's side along the row, in pixels
     across: np.ndarray  # ... and across it
     sideways: np.ndarray  # bool per tile, set once rows are known
-    diagonal: bool = False  # rows run well off the picture's axes: boxes cannot show a sideways tile
+    diagonal: np.ndarray  # per tile: its row runs well off the picture's axes (boxes cannot show a sideways tile)
+    centres: np.ndarray
+    direction: np.ndarray  # per tile: unit vector along its row
+    box_w: np.ndarray
+    box_h: np.ndarray
 
 
 def assemble(detections: list[Detection], width: int, height: int) -> Layout:
@@ -83,9 +91,8 @@ def assemble(detections: list[Detection], width: int, height: int) -> Layout:
     kept = _without_duplicates(detections, layout.warnings)
     flowers = [i for i in kept if is_bonus(detections[i].code)]
     rest = [i for i in kept if not is_bonus(detections[i].code)]
-    segments, line_of = _segments(_lines(rest, geo), geo)
-    clusters = _clusters(segments, geo)
-    hand_cluster = _pick_hand_cluster(clusters, segments, detections, geo)
+    segments, line_of = _segments(_rows(rest, geo), geo)
+    hand_cluster = _find_hand(segments, detections, geo)
 
     def add_group(role: str, tiles: list[int], **extra) -> None:
         layout.groups.append({"role": role, **extra, "tiles": tiles})
@@ -170,11 +177,41 @@ def _geometry(dets: list[Detection]) -> _Geometry:
     c, s = np.cos(theta), np.sin(theta)
     u = centres[:, 0] * c + centres[:, 1] * s
     v = -centres[:, 0] * s + centres[:, 1] * c
-    # a box's side along the row (its width for rows across the picture, its height for rows up and down)
-    horizontal = abs(c) >= abs(s)
-    along, across = (w, h) if horizontal else (h, w)
-    diagonal = bool(abs(np.sin(2 * theta)) > 0.35)  # more than ~10 degrees off the axes
-    return _Geometry(u, v, short, along, across, np.zeros(len(dets), bool), diagonal)
+    n = len(dets)
+    flags = np.zeros(n, bool)
+    geo = _Geometry(u, v, short, w.copy(), h.copy(), flags, flags.copy(), centres, np.zeros((n, 2)), w, h)
+    _turn(geo, np.arange(n), theta)
+    return geo
+
+
+def _turn(geo: _Geometry, tiles, theta: float) -> None:
+    """Give ``tiles`` the row direction ``theta``: their along/across box sides and whether the row is diagonal."""
+    d = np.array([np.cos(theta), np.sin(theta)])
+    geo.direction[tiles] = d
+    # a box's side along its row (its width for rows across the picture, its height for rows up and down)
+    horizontal = abs(d[0]) >= abs(d[1])
+    geo.along[tiles] = (geo.box_w if horizontal else geo.box_h)[tiles]
+    geo.across[tiles] = (geo.box_h if horizontal else geo.box_w)[tiles]
+    # rows more than ~10 degrees off the picture's axes: a box no longer shows whether its tile lies sideways
+    geo.diagonal[tiles] = abs(np.sin(2 * theta)) > 0.35
+
+
+def _rows(idx: list[int], geo: _Geometry) -> list[list[int]]:
+    """Lines along the photo's dominant direction; then the tiles those left alone, along their own."""
+    lines = _lines(idx, geo)
+    alone = [line[0] for line in lines if len(line) == 1]
+    if len(alone) >= 3:
+        sub = np.array(alone)
+        theta2 = _row_angle(geo.centres[sub], geo.size[sub])
+        theta1 = float(np.arctan2(geo.direction[alone[0], 1], geo.direction[alone[0], 0]))
+        if abs(np.angle(np.exp(2j * (theta2 - theta1)))) / 2 > np.radians(SECOND_TURN):
+            _turn(geo, sub, theta2)
+            again = _lines(alone, geo)
+            if max(len(line) for line in again) >= 3:
+                lines = [line for line in lines if len(line) > 1] + again
+            else:
+                _turn(geo, sub, theta1)
+    return lines
 
 
 def _neighbour(i: int, side: int, idx: list[int], geo: _Geometry) -> int | None:
@@ -183,10 +220,12 @@ def _neighbour(i: int, side: int, idx: list[int], geo: _Geometry) -> int | None:
     for j in idx:
         if j == i:
             continue
-        du = side * (geo.u[j] - geo.u[i])
+        delta = geo.centres[j] - geo.centres[i]
+        d_i = geo.direction[i]
+        du = side * float(delta @ d_i)
         if du <= 0:
             continue
-        dv = abs(geo.v[j] - geo.v[i])
+        dv = abs(float(delta[0] * d_i[1] - delta[1] * d_i[0]))
         unit = (geo.size[i] + geo.size[j]) / 2
         cone = np.tan(np.radians(ROW_BEND if du < 2.5 * unit else ROW_BEND_FAR))
         if dv > max(ROW_TOLERANCE * unit, cone * du) or du > LINE_REACH * unit:
@@ -251,8 +290,8 @@ def _segments(lines: list[list[int]], geo: _Geometry) -> tuple[list[list[int]], 
     typical = float(np.percentile(every, 30)) if every else 1.0
     segments, line_of = [], []
     # where a sideways tile cannot be told from its box, its wider spacing must not read as a gap
-    split = 1 + (GAP_SPLIT_DIAGONAL if geo.diagonal else GAP_SPLIT)
     for n, (line, rs) in enumerate(zip(lines, spacings, strict=True)):
+        split = 1 + (GAP_SPLIT_DIAGONAL if geo.diagonal[line].mean() > 0.5 else GAP_SPLIT)
         # rows at other distances from the camera have their own spacing; long lines measure their own
         own = float(np.percentile(rs, 30)) if len(rs) >= 4 else typical
         # first cut where the gap is plain to see, so that each part measures its own touching spacing
@@ -278,37 +317,18 @@ def _segments(lines: list[list[int]], geo: _Geometry) -> tuple[list[list[int]], 
 
 
 def _seg_gap(a: list[int], b: list[int], geo: _Geometry) -> float:
-    """Edge-to-edge distance between two segments, in tile lengths (a box's side across the row, which shrinks
-    with the camera's tilt as distances across the rows do)."""
+    """How far apart two segments lie, edge to edge, as a share of the reach of a hand (1 = at the limit): along
+    the row in tile widths (NEAR_ALONG), across it in tile lengths (NEAR_ACROSS, which shrink with the camera's
+    tilt as distances across the rows do)."""
     best = np.inf
     for i in a:
         for j in b:
+            width = (geo.along[i] + geo.along[j]) / 2
             length = (geo.across[i] + geo.across[j]) / 2
-            du = max(0.0, abs(geo.u[i] - geo.u[j]) - (geo.along[i] + geo.along[j]) / 2)
+            du = max(0.0, abs(geo.u[i] - geo.u[j]) - width)
             dv = max(0.0, abs(geo.v[i] - geo.v[j]) - length)
-            best = min(best, float(np.hypot(du, dv) / length))
+            best = min(best, float(np.hypot(du / (width * NEAR_ALONG), dv / (length * NEAR_ACROSS))))
     return best
-
-
-def _clusters(segments: list[list[int]], geo: _Geometry) -> list[set[int]]:
-    """Segments linked by gaps under NEAR tile widths (transitively): a hand, a discard pile, a wall row..."""
-    n = len(segments)
-    seen: set[int] = set()
-    out = []
-    for start in range(n):
-        if start in seen:
-            continue
-        todo, group = [start], {start}
-        seen.add(start)
-        while todo:
-            k = todo.pop()
-            for m in range(n):
-                if m not in seen and _seg_gap(segments[k], segments[m], geo) < NEAR:
-                    seen.add(m)
-                    group.add(m)
-                    todo.append(m)
-        out.append(group)
-    return out
 
 
 # -- reading -------------------------------------------------------------------------------------------------------
@@ -357,23 +377,45 @@ def _is_meld_shape(seg: list[int], dets: list[Detection], geo: _Geometry) -> boo
     return _meld_of(seg, dets, geo) is not None
 
 
-def _pick_hand_cluster(clusters: list[set[int]], segments: list[list[int]], dets, geo: _Geometry) -> set[int] | None:
-    """The cluster that looks most like a hand: a tile count that fits a hand (melds counted as three), a run that
-    is not a meld (the concealed row), then the most face-up tiles. Clusters of backs only (walls) never qualify."""
-
-    def score(cluster: set[int]) -> tuple:
-        effective = sum(3 if _is_meld_shape(segments[k], dets, geo) else len(segments[k]) for k in cluster)
-        fits = min(abs(effective - n) for n in HAND_SIZES) <= 1
-        plain = [k for k in cluster if not _is_meld_shape(segments[k], dets, geo)]
-        # a hand has one run that is not a meld (and perhaps the winning tile alone); a discard pile has several
-        extra = sum(len(segments[k]) > 1 for k in plain) - 1
-        faces = sum(dets[i].code != "back" for k in cluster for i in segments[k])
-        return (fits, bool(plain), -max(extra, 0), faces)
-
-    candidates = [c for c in clusters if any(dets[i].code != "back" for k in c for i in segments[k])]
-    if not candidates:
+def _find_hand(segments: list[list[int]], dets, geo: _Geometry) -> set[int] | None:
+    """The segments that make the hand. Each run that is not a meld is tried as the concealed row, and grown by
+    the segments within a hand's reach of it (nearest first; melds and single tiles before other runs, which join
+    only while the hand is short of tiles); the reading whose tile count fits a hand best, with the fewest stray
+    runs and the longest concealed row, wins. Rows of backs alone (walls) never join."""
+    n = len(segments)
+    if not n:
         return None
-    return max(candidates, key=score)
+    gap = np.array([[_seg_gap(segments[a], segments[b], geo) if a != b else 0.0 for b in range(n)] for a in range(n)])
+    meld = [_is_meld_shape(s, dets, geo) for s in segments]
+    wall = [not meld[k] and all(dets[i].code == "back" for i in s) for k, s in enumerate(segments)]
+    seeds = [k for k in range(n) if not meld[k] and not wall[k]] or [k for k in range(n) if meld[k]]
+    if not seeds:
+        return None
+    largest = max(HAND_SIZES)
+
+    def grow(seed: int) -> tuple[set[int], int]:
+        members, refused = {seed}, set()
+        count = 3 if meld[seed] else len(segments[seed])
+        while True:
+            reach = [m for m in range(n) if m not in members and m not in refused and gap[m, list(members)].min() < 1]
+            if not reach:
+                return members, count
+            m = min(reach, key=lambda k: (not meld[k] and len(segments[k]) > 1, gap[k, list(members)].min()))
+            size = 3 if meld[m] else len(segments[m])
+            stray = not meld[m] and size > 1
+            if wall[m] or count + size > largest or (stray and count >= min(HAND_SIZES)):
+                refused.add(m)
+            else:
+                members.add(m)
+                count += size
+
+    def score(seed: int) -> tuple:
+        members, count = grow(seed)
+        fits = min(abs(count - h) for h in HAND_SIZES) <= 1
+        stray = sum(not meld[k] and len(segments[k]) > 1 for k in members) - 1
+        return (fits, -stray, len(segments[seed]), count), members
+
+    return max((score(k) for k in seeds), key=lambda t: t[0])[1]
 
 
 def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], dets, geo: _Geometry,
