@@ -199,3 +199,17 @@ def test_a_tile_found_twice_is_read_once():
     assert layout.tile_group[-1] is None
     assert layout.hand.winning_tile == "2z" and len(layout.hand.concealed) == 13
     assert any("two boxes" in w for w in layout.warnings)
+
+
+def test_hand_beside_a_bigger_pile_turned_another_way():
+    hand = Table(8.0)
+    (row, win, meld) = hand.row(0, 0, split("123m456p78s22z"), ["9s"], ["5z", "5z", "5z"], gap=1.0)
+    pile = Table(-50.0)
+    for r in range(4):  # four rows of six, tight, far above the hand
+        pile.row(-500 + 20 * r, -300 + 56 * r, split("135m246p"), gap=0.0)
+    dets = hand.detections() + pile.detections()
+    layout = assemble(dets, 2000, 1600)
+    assert layout.hand is not None and layout.hand.winning_tile == "9s"
+    assert [(m.kind, m.tiles) for m in layout.hand.melds] == [("pung", ("5z",) * 3)]
+    others = {i for g in layout.groups if g["role"] == "other" for i in g["tiles"]}
+    assert others == set(range(len(hand.dets), len(dets)))
