@@ -196,3 +196,15 @@ def test_knitted_straight_with_a_melded_set():
     items = _items(r)
     assert items["knitted_straight"] == 1 and items["prevalent_wind"] == 1
     assert r.decomposition[0] == ["1z", "1z", "1z"]
+
+
+def test_strict_1998_option():
+    """003: 清么九 "不计碰碰和、同刻、无字" read strictly also drops 三同刻; one-suit big fan drop 缺一門;
+    七對 takes no all-of-a-kind fan."""
+    league = _items(_score("111m111p111s999m9p +9p"))
+    strict = _items(_score("111m111p111s999m9p +9p", {"strict_1998": True}))
+    assert "triple_pung" in league and "triple_pung" not in strict
+    assert "one_voided_suit" not in _items(_score("PPPFFFCCC123m5p +5p", {"strict_1998": True}))
+    pairs = _score("1199m1199p11s99s1m +1m", {"strict_1998": True})
+    assert "all_terminals" not in _items(pairs) and "seven_pairs" in _items(pairs)
+    assert ("all_terminals", "seven_pairs") in {(e.key, e.by) for e in pairs.excluded}

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from .fans import BY_KEY, EXCLUDING
+from .fans import BY_KEY, EXCLUDING, EXCLUDING_STRICT_1998
 
 POTH = "pung_of_terminals_or_honors"
 #: Fans under which the wind pungs have already been taken out of 么九刻.
@@ -20,11 +20,11 @@ _WINDS_ALREADY_DEDUCTED = ("big_three_winds", "all_terminals_and_honors", "all_h
 Excluded = tuple[str, str, str]  # (key, by, reason)
 
 
-def apply_table(tally: dict[str, int], excluded: list[Excluded]) -> None:
-    for fan in EXCLUDING:
+def apply_table(tally: dict[str, int], excluded: list[Excluded], strict_1998: bool = False) -> None:
+    for fan, excludes in EXCLUDING_STRICT_1998 if strict_1998 else EXCLUDING:
         if fan.key not in tally:
             continue
-        for key in fan.excludes:
+        for key in excludes:
             if key in tally:
                 del tally[key]
                 excluded.append((key, fan.key, f"不重複: implied by {fan.name_en} ({fan.name_zh})"))

@@ -139,13 +139,33 @@ FANS: tuple[Fan, ...] = (
     Fan("flower", "花牌", "Flower Tiles", 1),
 )
 
+#: Option ``strict_1998``: the stricter reading of the 1998 rule text. 003 says 清么九 "不计…同刻" (so no
+#: 三同刻 either), and the fan made of one suit's sets do not add 缺一門. (七對 then takes no range or
+#: all-of-a-kind tile fan either: see ``detectors.special``.)
+STRICT_1998_EXCLUDES: dict[str, tuple[str, ...]] = {
+    "all_terminals": ("triple_pung",),
+    "big_three_dragons": ("one_voided_suit",),
+    "little_three_dragons": ("one_voided_suit",),
+    "quadruple_chow": ("one_voided_suit",),
+    "four_pure_shifted_pungs": ("one_voided_suit",),
+    "four_pure_shifted_chows": ("one_voided_suit",),
+    "big_three_winds": ("one_voided_suit",),
+}
+#: 七對 under ``strict_1998``: these tile fan are not combined with it.
+STRICT_1998_NOT_WITH_SEVEN_PAIRS = ("upper_tiles", "middle_tiles", "lower_tiles", "upper_four", "lower_four",
+                                    "all_green", "all_honors", "all_terminals", "all_terminals_and_honors")
+
 BY_KEY: dict[str, Fan] = {f.key: f for f in FANS}
 #: Row position, for sorting items the way the official list reads.
 ORDER: dict[str, int] = {f.key: i for i, f in enumerate(FANS)}
-#: The rows that exclude something, in the order exclusions are applied.
-EXCLUDING: tuple[Fan, ...] = tuple(f for f in FANS if f.excludes)
+#: The rows that exclude something, in the order exclusions are applied: (fan, what it excludes), for the
+#: League reading and for ``strict_1998``.
+EXCLUDING: tuple[tuple[Fan, tuple[str, ...]], ...] = tuple((f, f.excludes) for f in FANS if f.excludes)
+EXCLUDING_STRICT_1998: tuple[tuple[Fan, tuple[str, ...]], ...] = tuple(
+    (f, f.excludes + STRICT_1998_EXCLUDES.get(f.key, ())) for f in FANS if f.excludes or f.key in STRICT_1998_EXCLUDES
+)
 #: Fans outside the 81 of the 1998 list (League conventions); each has an option that turns it off.
 EXTRA_KEYS = frozenset({"concealed_kong_and_melded_kong"})
 
 assert len(FANS) - len(EXTRA_KEYS) == 81, "the Chinese Official list has 81 fan"
-assert all(e in BY_KEY for f in FANS for e in f.excludes), "an exclusion names an unknown fan"
+assert all(e in BY_KEY for _, ex in EXCLUDING_STRICT_1998 for e in ex), "an exclusion names an unknown fan"

@@ -23,11 +23,14 @@ class Options:
     #: A tile of which all four copies are in the hand still counts as a tile waited on (so 單釣將 etc.
     #: need one wait besides it). False: such a "dead" wait is ignored.
     count_dead_waits: bool = True
+    #: The stricter 1998 reading: 清么九 excludes 三同刻 too; 大三元, 小三元, 一色四同順, 一色四節高, 一色四步高 and
+    #: 三風刻 exclude 缺一門; 七對 takes no 全大/全中/全小/大於五/小於五/綠一色/字一色/清么九/混么九.
+    strict_1998: bool = False
     #: Fan needed to win, flowers not counted.
     minimum: int = 8
 
 
-_BOOLS = ("concealed_and_melded_kong", "count_dead_waits")
+_BOOLS = ("concealed_and_melded_kong", "count_dead_waits", "strict_1998")
 KNOWN = ("discarder", *_BOOLS, "minimum")
 _SYSTEMS = ("mcr", "taiwan", "cantonese")
 

@@ -18,7 +18,7 @@ from .detectors.pungs import kong_fans, pung_combination_fans
 from .detectors.special import nine_gates, special_fans
 from .detectors.tiles import rank_fans, set_trait_fans, suit_fans, tile_hog, trait_fans
 from .detectors.win import concealment_fans, wait_fans, win_flag_fans
-from .fans import BY_KEY, ORDER
+from .fans import BY_KEY, ORDER, STRICT_1998_NOT_WITH_SEVEN_PAIRS
 from .options import Options, parse_options
 from .settle import previous_seat, settle
 from .view import CODE, WIND_CODES, HandView, build_view, remainder_single_wait
@@ -32,8 +32,8 @@ def _value(tally: Tally) -> int:
     return sum(BY_KEY[k].value * n for k, n in tally.items())
 
 
-def _finish(view: HandView, tally: Tally, excluded: ExcludedList, wind_pungs: list[int]) -> None:
-    exclusions.apply_table(tally, excluded)
+def _finish(view: HandView, tally: Tally, excluded: ExcludedList, wind_pungs: list[int], opts: Options) -> None:
+    exclusions.apply_table(tally, excluded, opts.strict_1998)
     exclusions.pung_adjustments(tally, excluded)
     exclusions.wind_fans(wind_pungs, view.seat, view.prevalent, tally, excluded)
 
@@ -88,7 +88,7 @@ def _standard(view: HandView, arr: Arrangement, opts: Options) -> tuple[Tally, E
     tile_hog(view.all_counts, kongs, tally)
     if "melded_hand" not in tally and "four_kongs" not in tally:
         wait_fans(view, in_hand, tally)
-    _finish(view, tally, excluded, [c - 48 for c in pung_codes if c in WIND_CODES])
+    _finish(view, tally, excluded, [c - 48 for c in pung_codes if c in WIND_CODES], opts)
     if not tally:
         tally["chicken_hand"] = 1
     return tally, excluded
@@ -136,16 +136,20 @@ def _knitted(view: HandView, arr: Arrangement, opts: Options) -> tuple[Tally, Ex
         wait_fans(view, [fourth, pair], tally, lambda: remainder_single_wait(remainder, view.win))
     elif view.counts[view.win] > 1:
         tally["single_wait"] = 1
-    _finish(view, tally, excluded, wind_pungs)
+    _finish(view, tally, excluded, wind_pungs, opts)
     return tally, excluded
 
 
-def _special(view: HandView, arr: Arrangement) -> tuple[Tally, ExcludedList]:
+def _special(view: HandView, arr: Arrangement, opts: Options) -> tuple[Tally, ExcludedList]:
     tally: Tally = {}
     excluded: ExcludedList = []
     special_fans(arr, view.counts, tally)
+    if opts.strict_1998 and "seven_pairs" in tally:
+        for key in STRICT_1998_NOT_WITH_SEVEN_PAIRS:
+            if tally.pop(key, 0):
+                excluded.append((key, "seven_pairs", "strict 1998 reading: 七對 takes no range or all-of-a-kind fan"))
     win_flag_fans(view, tally)
-    exclusions.apply_table(tally, excluded)
+    exclusions.apply_table(tally, excluded, opts.strict_1998)
     return tally, excluded
 
 
@@ -182,7 +186,7 @@ def best_reading(view: HandView, opts: Options) -> tuple[Arrangement, Tally, Exc
         elif arr.shape == KNITTED_STRAIGHT:
             tally, excluded = _knitted(view, arr, opts)
         else:
-            tally, excluded = _special(view, arr)
+            tally, excluded = _special(view, arr, opts)
             # Seven pairs may also read as sets and a pair; the other special shapes cannot.
             skip_standard = arr.shape != SEVEN_PAIRS or "seven_shifted_pairs" in tally
             seven_pairs = "seven_pairs" in tally
