@@ -469,6 +469,9 @@ def _build_hand(reading: _Reading, flowers: list[int], dets, warnings: list[str]
         if m.codes is None:
             warnings.append("a concealed kong shows four backs: which tile it is cannot be seen")
             return None
+        backs = sum(dets[i].code == "back" for i in m.tiles)
+        if m.concealed and backs not in (2, 4):
+            warnings.append(f"a concealed kong of {m.codes[0]} shows {backs} face-down tile(s), not 2 or 4")
         claimed = m.codes[m.sideways] if m.sideways is not None else None
         source = None
         if m.sideways is not None:

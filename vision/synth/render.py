@@ -19,9 +19,12 @@ from .textures import surface
 
 #: Colours of the back layer (BGR): green, dark green, blue, yellow, orange-red.
 BACK_COLOURS = [(50, 130, 30), (40, 95, 25), (160, 95, 25), (40, 170, 215), (40, 90, 200), (120, 140, 40)]
+MAX_CANVAS = 1800  # pixels on the long side of the drawn table (beyond that, the far table is drawn coarser)
+P_TABLE_EDGE = 0.35  # share of pictures where the table ends in frame: a rim, then the floor or another surface
 P_CLOSE_UP = 0.25  # share of close-ups that cut part of the hand (tiles as large as in most real photos)
 P_WIDE = 0.2  # share of wide shots (the hand small, much of the table around it)
 MIN_TILE_PX = 13
+RIM_COLOURS = [(30, 50, 80), (20, 20, 20), (60, 90, 130), (200, 200, 200), (40, 40, 90)]
 ASPECTS = [(1, 1), (4, 3), (3, 4), (16, 9), (9, 16), (3, 2)]
 
 
@@ -106,9 +109,11 @@ def render(rng: np.random.Generator, scene: Scene, art: ArtBank, size: int = 640
     tile_px = cam.scale / np.linalg.norm(cam.centre - np.r_[scene.hand_bounds()[:2], 0])
     ppu = float(np.clip(tile_px * 1.4, 14, 96))
     lo, hi = seen.min(0) - 1, seen.max(0) + 1
-    ppu = min(ppu, 2400 / max(hi - lo))
+    ppu = min(ppu, MAX_CANVAS / max(hi - lo))
     cw, ch = (np.ceil((hi - lo) * ppu)).astype(int) + 1
     canvas = surface(rng, int(cw), int(ch), ppu).astype(np.float32)
+    if rng.random() < P_TABLE_EDGE:
+        _table_edge(rng, canvas, scene, lo, ppu)
 
     set_name = art.pick_set(rng)
     ivory = np.clip(np.array([226, 238, 244], np.float32) + rng.normal(0, 7, 3), 180, 255)
@@ -157,6 +162,29 @@ def render(rng: np.random.Generator, scene: Scene, art: ArtBank, size: int = 640
     h = cam.plane_homography(lo, ppu, seen)
     image = cv2.warpPerspective(canvas, h, (width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
     return Rendered(np.clip(image, 0, 255).astype(np.uint8), boxes)
+
+
+def _table_edge(rng: np.random.Generator, canvas: np.ndarray, scene: Scene, lo: np.ndarray, ppu: float) -> None:
+    """End the table on one side, beyond every tile: a rim of wood or plastic, then something else (floor)."""
+    xs = np.array([t.x for t in scene.tiles])
+    ys = np.array([t.y for t in scene.tiles])
+    angle = rng.uniform(0, 2 * np.pi)
+    normal = np.array([np.cos(angle), np.sin(angle)])
+    # the edge line: past the farthest tile in that direction, by 1.5 to 8 tiles
+    reach = float(np.max(xs * normal[0] + ys * normal[1])) + 1.0 + float(rng.uniform(1.5, 8.0))
+    h, w = canvas.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    wx, wy = xx / ppu + lo[0], yy / ppu + lo[1]
+    beyond = (wx * normal[0] + wy * normal[1] - reach).astype(np.float32)  # tile units past the edge
+    if beyond.max() <= 0:
+        return
+    rim_width = float(rng.uniform(0.5, 2.0))
+    rim = np.clip(np.array(RIM_COLOURS[int(rng.integers(len(RIM_COLOURS)))], np.float32) + rng.normal(0, 10, 3), 0, 255)
+    floor = surface(rng, w, h, ppu * float(rng.uniform(0.3, 1.0))).astype(np.float32) * float(rng.uniform(0.4, 0.9))
+    in_rim = ((beyond > 0) & (beyond <= rim_width))[..., None]
+    past = (beyond > rim_width)[..., None]
+    shade = 0.85 + 0.15 * np.clip(1 - beyond / rim_width, 0, 1)[..., None]  # a rounded rim catches the light
+    canvas[:] = np.where(in_rim, rim[None, None, :] * shade, np.where(past, floor, canvas))
 
 
 def _fill(canvas: np.ndarray, pts: np.ndarray, colour: np.ndarray, hull: bool = True) -> None:
