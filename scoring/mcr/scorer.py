@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from scoring.decompose import KNITTED_STRAIGHT, SEVEN_PAIRS, STANDARD, Arrangement, Shapes, arrangements
 from scoring.errors import HandError
-from scoring.hand import Hand, validate_size, validate_structure
+from scoring.hand import Hand, validate_size
 from scoring.result import Excluded, Item, ScoreResult
 
 from . import exclusions
@@ -199,7 +199,6 @@ def best_reading(view: HandView, opts: Options) -> tuple[Arrangement, Tally, Exc
 
 def score_hand(hand: Hand, options: dict) -> ScoreResult:
     opts = parse_options(options)
-    validate_structure(hand)  # a Hand built in code has not been through Hand.from_json or the parser
     validate_size(hand, (14,), "mcr")
     if hand.winning_tile is None:
         raise HandError("bad_hand_json", "mcr.score_hand needs the winning tile (scoring.engine.score tries each)")

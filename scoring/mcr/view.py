@@ -12,8 +12,8 @@ from functools import lru_cache
 
 from scoring.decompose import Group, meld_group
 from scoring.errors import HandError
-from scoring.hand import Hand
-from scoring.tiles import INDEX, WIND_LETTERS
+from scoring.hand import Hand, validate_structure
+from scoring.tiles import BONUS_CODES, INDEX, WIND_LETTERS
 
 #: Tile index -> set code (suit * 16 + rank).
 CODE: tuple[int, ...] = tuple(16 * (i // 9) + i % 9 + 1 if i < 27 else 48 + i - 26 for i in range(34))
@@ -156,27 +156,48 @@ def remainder_single_wait(remainder: tuple[int, ...], win: int) -> bool:
     return True
 
 
+BONUS = frozenset(BONUS_CODES)
+
+
+def _meld_ok(kind: str, idx: list[int], concealed: bool) -> bool:
+    """The quick form of ``hand.validate_meld`` for tile indices (sorted)."""
+    if kind == "chow":
+        return not concealed and len(idx) == 3 and idx[0] < 27 and idx[0] % 9 <= 6 and idx == [idx[0], idx[0] + 1,
+                                                                                              idx[0] + 2]
+    size = 4 if kind == "kong" else 3 if kind == "pung" else 0
+    return len(idx) == size and idx[0] == idx[-1] and (kind == "kong" or not concealed)
+
+
 def build_view(hand: Hand, dead_waits: bool) -> HandView:
     """Counts, melds and consistent win flags. Flags that the tiles contradict are dropped with a warning;
     flags that contradict each other are a ``bad_context`` error."""
     ctx = hand.context
-    win = INDEX[hand.winning_tile]  # the engine resolves an unknown winning tile before calling
-    standing = [0] * 34
-    for t in hand.concealed:
-        standing[INDEX[t]] += 1
-    counts = list(standing)
-    counts[win] += 1
-    all_counts = list(counts)
-    groups = []
-    exposed = 0
-    in_melds = [0] * 34
-    for m in hand.melds:
-        idx = sorted(INDEX[t] for t in m.tiles)
-        for i in idx:
-            all_counts[i] += 1
-            in_melds[i] += 1
-        groups.append(meld_group(m.kind, idx[0], m.concealed))
-        exposed += not m.concealed
+    try:
+        win = INDEX[hand.winning_tile]  # the engine resolves an unknown winning tile before calling
+        standing = [0] * 34
+        for t in hand.concealed:
+            standing[INDEX[t]] += 1
+        counts = list(standing)
+        counts[win] += 1
+        all_counts = list(counts)
+        groups = []
+        exposed = 0
+        in_melds = [0] * 34
+        for m in hand.melds:
+            idx = sorted(INDEX[t] for t in m.tiles)
+            if not _meld_ok(m.kind, idx, m.concealed):
+                raise KeyError(m.kind)
+            for i in idx:
+                all_counts[i] += 1
+                in_melds[i] += 1
+            groups.append(meld_group(m.kind, idx[0], m.concealed))
+            exposed += not m.concealed
+        if max(all_counts) > 4 or len(set(hand.flowers)) != len(hand.flowers) or not BONUS.issuperset(hand.flowers):
+            raise KeyError("copies")
+    except KeyError:
+        # Not a well-formed hand (possible for a Hand built in code): the shared checks say exactly why.
+        validate_structure(hand)
+        raise HandError("bad_hand_json", "the hand is not well formed") from None
     if ctx.robbing_kong and (ctx.self_drawn or ctx.kong_replacement):
         raise HandError("bad_context", "robbing a kong is a win on another player's tile: it cannot be self-drawn "
                                        "or a kong replacement")
