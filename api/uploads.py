@@ -42,6 +42,8 @@ def check_image(data: bytes, max_bytes: int, max_pixels: int) -> tuple[int, int]
             raise _unsupported_or_not_an_image(data) from None
         except (OSError, SyntaxError, ValueError, EOFError) as err:
             raise ImageError("corrupt_image", f"the image header could not be read: {err}") from None
+        except Exception:  # noqa: BLE001 - a plugin hooked into Image.open failing on bytes it cannot place
+            raise _unsupported_or_not_an_image(data) from None
     if width * height > max_pixels:
         raise ImageError("too_many_pixels", f"the image is {width}x{height}; the limit is {max_pixels} pixels")
     return width, height

@@ -370,3 +370,18 @@ def test_the_pool_itself_refuses_overflow():
     assert (error.status, error.code, error.headers) == (503, "busy", {"Retry-After": "2"})
     assert pool.in_flight == 0
     pool.shutdown()
+
+
+def test_a_failing_image_plugin_is_not_a_500(client, monkeypatch):
+    """Libraries may hook PIL.Image.open (ultralytics does, to install a HEIF plugin on the first unidentified
+    file); such a hook failing on an upload must still be a 4xx."""
+    real_open = Image.open
+
+    def hooked_open(fp, *args, **kwargs):
+        try:
+            return real_open(fp, *args, **kwargs)
+        except Image.UnidentifiedImageError:
+            raise ModuleNotFoundError("No module named 'some_plugin'") from None
+
+    monkeypatch.setattr(Image, "open", hooked_open)
+    assert_error(client.post("/v1/recognize", files=upload(b"plain text, not a photo")), 415, "not_an_image")

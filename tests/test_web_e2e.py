@@ -117,5 +117,6 @@ def test_bad_photo_shows_the_error(server, browser, tmp_path):
     bad.write_bytes(b"this is not a photo")
     browser.get(server + "/")
     browser.find_element(By.ID, "photo-input").send_keys(str(bad))
-    WebDriverWait(browser, 20).until(lambda d: "not_an_image" in d.find_element(By.ID, "status").text)
+    WebDriverWait(browser, 20).until(lambda d: "not_an_image" in d.find_element(By.ID, "status").text,
+                                     message=f"status: {browser.find_element(By.ID, 'status').text!r}")
     assert not browser.find_elements(By.CSS_SELECTOR, "#boxes .box")
