@@ -9,6 +9,7 @@ data.yaml, or COCO json) and ``review.html`` are written from every saved recogn
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -18,7 +19,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ..cli import EXIT_OK, UsageError
-from .recognize import add_model_flags, load_recognizer
+from .recognize import add_model_flags
 
 
 def register(sub) -> None:
@@ -35,6 +36,22 @@ def register(sub) -> None:
     parser.add_argument("--redo", action="store_true", help="label every photo again, ignoring earlier results")
     add_model_flags(parser)
     parser.set_defaults(run=run)
+
+
+def load_recognizer(args):
+    """The recognizer, each worker's inference given its share of the cores (all of them each would
+    oversubscribe the CPU: see benchmarks/bench_service.py); a missing or bad model is exit 2."""
+    from vision.detector import Detector, ModelError
+    from vision.recognize import Recognizer
+
+    if args.conf is not None and not 0.0 < args.conf < 1.0:
+        raise UsageError("--conf must be between 0 and 1")
+    threads = int(os.environ.get("MJLENS_THREADS") or 0) or max(1, (os.cpu_count() or 1) // args.workers)
+    try:
+        detector = Detector(args.model, threads=threads, **({} if args.conf is None else {"conf": args.conf}))
+    except ModelError as err:
+        raise UsageError(err.message) from None
+    return Recognizer(detector=detector)
 
 
 def run(args) -> int:
