@@ -112,6 +112,42 @@ def test_photo_correct_a_tile_and_rescore(server, browser, tmp_path):
     Path(tmp_path / "phone-final.png").write_bytes(browser.get_screenshot_as_png())
 
 
+def _place(browser, wait, index: int, role_text: str) -> None:
+    """Tap tile ``index`` on the photo and move it with the role button whose label holds ``role_text``."""
+    browser.find_element(By.CSS_SELECTOR, f'#boxes .box[data-i="{index}"]').click()
+    wait.until(ec.visibility_of_element_located((By.ID, "roles")))
+    next(b for b in browser.find_elements(By.CSS_SELECTOR, "#roles button") if role_text in b.text).click()
+    browser.find_element(By.ID, "editor-done").click()
+
+
+def test_mark_the_winning_tile_and_melds(server, browser, tmp_path):
+    photo = tmp_path / "table.png"
+    photo.write_bytes(sample_photo("PNG"))
+    wait = WebDriverWait(browser, 20)
+    browser.get(server + "/")
+    Select(browser.find_element(By.ID, "rules")).select_by_value("cantonese")
+    browser.find_element(By.ID, "photo-input").send_keys(str(photo))
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#boxes .box")) == 14)
+    assert browser.find_element(By.CSS_SELECTOR, '#boxes .box[data-i="13"]').get_attribute("class").count(
+        "role-winning") == 1
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#score-items tbody tr"))
+    before = browser.find_element(By.ID, "score-body").text
+
+    # the winning tile put back among the others: the scorer tries every reading and says so
+    _place(browser, wait, 13, "In hand")
+    wait.until(lambda d: "winning tile unknown" in d.find_element(By.ID, "score-body").text)
+    _place(browser, wait, 13, "Winning tile")
+    wait.until(lambda d: d.find_element(By.ID, "score-body").text == before)
+
+    # a lone tile made a meld of its own is not a meld: the server says why, and undoing it restores the score
+    _place(browser, wait, 0, "New meld")
+    wait.until(lambda d: "Meld 2" in d.find_element(By.ID, "hand").text)
+    wait.until(lambda d: "bad_meld" in d.find_element(By.ID, "score-body").text)
+    _place(browser, wait, 0, "In hand")
+    wait.until(lambda d: d.find_element(By.ID, "score-body").text == before)
+    assert "Meld 2" not in browser.find_element(By.ID, "hand").text
+
+
 def test_bad_photo_shows_the_error(server, browser, tmp_path):
     bad = tmp_path / "notes.jpg"
     bad.write_bytes(b"this is not a photo")
