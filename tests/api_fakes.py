@@ -43,12 +43,14 @@ class FakeRecognizer:
 
     def __init__(self) -> None:
         self.calls = 0
+        self.last: tuple[str, int, int] | None = None  # name, width, height of the latest photo
         self._lock = threading.Lock()
 
     def recognize(self, data: bytes, name: str) -> dict[str, Any]:
         image = load_image(data)
         with self._lock:
             self.calls += 1
+            self.last = (name, image.width, image.height)
         return recognition_for(name, image.width, image.height)
 
     def recognize_path(self, path) -> dict[str, Any]:

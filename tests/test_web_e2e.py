@@ -26,6 +26,7 @@ CHROMIUM = next((p for p in (shutil.which("chromium"), shutil.which("chromium-br
 DRIVER = shutil.which("chromedriver")
 pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="chromium and chromedriver are not installed")
 PHONE = (390, 844)
+SERVED: dict = {}
 
 
 def _free_port() -> int:
@@ -39,7 +40,8 @@ def server():
     import uvicorn
 
     port = _free_port()
-    app = create_app(Settings(model="none.onnx", workers=2), recognizer=FakeRecognizer())
+    fake = FakeRecognizer()
+    app = create_app(Settings(model="none.onnx", workers=2), recognizer=fake)
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -47,6 +49,7 @@ def server():
     while not srv.started and time.monotonic() < deadline:
         time.sleep(0.05)
     assert srv.started, "uvicorn did not start"
+    SERVED["fake"] = fake
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     thread.join(timeout=10)
@@ -146,6 +149,20 @@ def test_mark_the_winning_tile_and_melds(server, browser, tmp_path):
     _place(browser, wait, 0, "In hand")
     wait.until(lambda d: d.find_element(By.ID, "score-body").text == before)
     assert "Meld 2" not in browser.find_element(By.ID, "hand").text
+
+
+def test_a_big_photo_is_shrunk_before_upload(server, browser, tmp_path):
+    import numpy as np
+    from PIL import Image
+
+    noise = np.random.default_rng(3).integers(0, 256, size=(1000, 3000, 3), dtype=np.uint8)
+    big = tmp_path / "big.png"
+    Image.fromarray(noise).save(big)
+    assert big.stat().st_size > 2_500_000
+    browser.get(server + "/")
+    browser.find_element(By.ID, "photo-input").send_keys(str(big))
+    WebDriverWait(browser, 30).until(lambda d: "Found 14 tiles" in d.find_element(By.ID, "status").text)
+    assert SERVED["fake"].last == ("big.jpg", 2560, 853)  # upright JPEG, long side 2560
 
 
 def test_bad_photo_shows_the_error(server, browser, tmp_path):

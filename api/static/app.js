@@ -115,7 +115,8 @@ async function onPhoto(file) {
   setStatus("辨識中… Reading the tiles…");
   document.body.classList.add("busy");
   const form = new FormData();
-  form.append("image", file, file.name || "photo.jpg");
+  const upload = await shrinkForUpload(file);
+  form.append("image", upload, upload.name || file.name || "photo.jpg");
   try {
     const recognition = await api("/v1/recognize", { method: "POST", body: form });
     loadRecognition(recognition);
@@ -128,6 +129,31 @@ async function onPhoto(file) {
     setStatus(`無法辨識 Could not read the photo (${err.code}): ${err.message}.${retry}`, true);
   } finally {
     document.body.classList.remove("busy");
+  }
+}
+
+/** A big photo is sent as an upright JPEG of at most MAX_UPLOAD_SIDE pixels: the detector works at 640 px,
+ * so this loses nothing it uses and makes the upload several times faster on a phone. Photos the browser
+ * cannot decode (HEIC outside Safari) are sent as they are; the server reads them. */
+const MAX_UPLOAD_SIDE = 2560;
+const SHRINK_ABOVE_BYTES = 2.5e6;
+async function shrinkForUpload(file) {
+  if (file.size < SHRINK_ABOVE_BYTES || !window.createImageBitmap) return file;
+  try {
+    const bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
+    const scale = MAX_UPLOAD_SIDE / Math.max(bitmap.width, bitmap.height);
+    if (scale >= 1) { bitmap.close(); return file; }
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.round(bitmap.width * scale);
+    canvas.height = Math.round(bitmap.height * scale);
+    canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    bitmap.close();
+    const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.9));
+    if (!blob) return file;
+    const name = (file.name || "photo").replace(/\.[^.]*$/, "") + ".jpg";
+    return new File([blob], name, { type: "image/jpeg" });
+  } catch (_) {
+    return file;
   }
 }
 
