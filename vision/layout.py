@@ -305,7 +305,9 @@ def _segments(lines: list[list[int]], geo: _Geometry) -> tuple[list[list[int]], 
             current = [line[lo]]
             for k in range(lo, hi - 1):
                 window = [rs[j] for j in range(max(lo, k - 2), min(hi - 1, k + 3)) if j != k]
-                ref = min([*window, own * 1.15]) if window else own
+                # the touching spacing nearby: the median of the neighbouring pairs that are not gaps themselves
+                touching = [r for r in window if r < (1 + GAP_SPLIT) * min(window)]
+                ref = min(float(np.median(touching)), own * 1.15) if window else own
                 if rs[k] > split * ref:
                     segments.append(current)
                     line_of.append(n)

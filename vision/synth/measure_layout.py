@@ -1,7 +1,7 @@
 """Measure the layout step on a synthetic set: feed each image's ground-truth boxes as detections and compare
 the groups and the hand it reads with the truth recorded in ``hands/*.json``.
 
-    python -m vision.synth.measure_layout DIR [--limit N] [--show-failures K]
+    python -m vision.synth.measure_layout DIR [--limit N] [--show-failures K] [--jitter F]
 
 A hand counts as read right when the concealed tiles, every meld (its tiles, kind and whether concealed), the
 flowers, the winning tile (or its absence) and the clutter are all as laid out. A concealed kong of four backs
@@ -15,6 +15,8 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+
+import numpy as np
 
 from scoring.tiles import sort_key
 from vision.detection import Detection
@@ -55,9 +57,24 @@ def _groups_key(groups: list[dict], labels: list[dict]) -> tuple:
     )
 
 
-def check(record: dict) -> tuple[bool, str]:
+def _boxes(record: dict, jitter: float, rng: np.random.Generator | None) -> list[tuple[float, ...]]:
+    """The ground-truth boxes, each edge moved by up to ``jitter`` of the box's size (a detector's looseness)."""
+    out = []
+    for t in record["labels"]:
+        x1, y1, x2, y2 = t["box"]
+        if jitter and rng is not None:
+            w, h = x2 - x1, y2 - y1
+            dx1, dx2 = rng.uniform(-jitter, jitter, 2) * w
+            dy1, dy2 = rng.uniform(-jitter, jitter, 2) * h
+            x1, x2, y1, y2 = x1 + dx1, x2 + dx2, y1 + dy1, y2 + dy2
+        out.append((x1, y1, x2, y2))
+    return out
+
+
+def check(record: dict, jitter: float = 0.0, rng: np.random.Generator | None = None) -> tuple[bool, str]:
     """Whether the layout reads this record's ground-truth boxes as its hand; the reason when not."""
-    dets = [Detection(t["code"], tuple(t["box"]), 1.0) for t in record["labels"]]
+    boxes = _boxes(record, jitter, rng)
+    dets = [Detection(t["code"], box, 1.0) for t, box in zip(record["labels"], boxes, strict=True)]
     layout = assemble(dets, record["width"], record["height"])
     if _groups_key(layout.groups, record["labels"]) != _groups_key(record["groups"], record["labels"]):
         return False, "groups differ"
@@ -78,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("dir", type=Path)
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--show-failures", type=int, default=0)
+    parser.add_argument("--jitter", type=float, default=0.0, help="move each box edge by up to this share of its size")
     args = parser.parse_args(argv)
     files = sorted((args.dir / "hands").glob("*.json"))
     if args.limit:
@@ -86,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no hands/*.json under {args.dir}", file=sys.stderr)
         return 2
     right, total, skipped = 0, 0, 0
+    rng = np.random.default_rng(0)
     reasons: Counter = Counter()
     shown = 0
     for f in files:
@@ -94,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
             skipped += 1
             continue
         total += 1
-        ok, why = check(record)
+        ok, why = check(record, args.jitter, rng)
         right += ok
         if not ok:
             reasons[why.split(":")[0]] += 1
