@@ -27,7 +27,7 @@ from scoring.errors import HandError
 from scoring.hand import Hand
 from vision.imageio import ImageError
 
-from . import errors
+from . import errors, examples
 from .errors import REQUEST_ERROR_CODES, ApiError, ErrorBody
 from .logs import configure as configure_logs
 from .middleware import BodyLimitMiddleware, BusyGate, RequestIdMiddleware
@@ -186,6 +186,7 @@ def _v1_router(settings: Settings) -> APIRouter:
         return JSONResponse(catalog())
 
     @router.post("/score", tags=["scoring"], summary="Score a Hand JSON",
+                 responses=examples.json_example(winning=examples.SCORE, not_winning=examples.NOT_WINNING),
                  description="A hand that parses but does not win is a 200 with `valid: false`; a malformed hand, "
                              "an unknown rule system or a bad option is a 400.")
     def score_hand(body: Annotated[ScoreRequest, Body()]) -> JSONResponse:
@@ -199,12 +200,14 @@ def _v1_router(settings: Settings) -> APIRouter:
             raise ApiError(400, result.error.code, result.error.message)
         return JSONResponse(result.to_json())
 
-    @router.post("/recognize", tags=["vision"], summary="Read the tiles in a photo (Recognition JSON)")
+    @router.post("/recognize", tags=["vision"], summary="Read the tiles in a photo (Recognition JSON)",
+                 responses=examples.json_example(recognition=examples.RECOGNITION))
     async def recognize(request: Request, image: Annotated[UploadFile, File(description="JPEG/PNG/WebP/HEIC")]
                         ) -> JSONResponse:
         return JSONResponse(await _recognize(request, image))
 
     @router.post("/photo-score", tags=["vision", "scoring"], summary="Read the tiles in a photo and score the hand",
+                 responses=examples.json_example(scored={"recognition": examples.RECOGNITION, "score": examples.SCORE}),
                  description="Answers `{\"recognition\": <Recognition JSON>, \"score\": <Score JSON>}`; the context "
                              "fields are laid over the context the photo gives.")
     async def photo(request: Request, image: Annotated[UploadFile, File(description="JPEG/PNG/WebP/HEIC")],
