@@ -132,13 +132,14 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
     app.state.pool = new_pool()
 
     errors.install(app)
+    # the last added is the outermost: request ids, then CORS (so early 413/503 answers carry its headers too)
+    app.add_middleware(BusyGate, pool_of=lambda: app.state.pool, paths=("/v1/recognize", "/v1/photo-score"))
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_upload_bytes + 64 * 1024)
     if settings.cors_list():
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_list(), allow_methods=["GET", "POST"],
                            allow_headers=["Content-Type", "X-API-Key", "X-Request-ID"],
                            expose_headers=["X-Request-ID", "Retry-After"])
-    app.add_middleware(BusyGate, pool_of=lambda: app.state.pool, paths=("/v1/recognize", "/v1/photo-score"))
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_upload_bytes + 64 * 1024)
-    app.add_middleware(RequestIdMiddleware)  # added last: outermost
+    app.add_middleware(RequestIdMiddleware)
 
     app.include_router(_health_router())
     app.include_router(_v1_router(settings), prefix="/v1")

@@ -308,6 +308,9 @@ def test_cors(fake):
     with make_client(fake, cors_origins="http://phone.lan:8080") as c:
         r = c.options("/v1/score", headers={"Origin": "http://phone.lan:8080", "Access-Control-Request-Method": "POST"})
         assert r.headers["access-control-allow-origin"] == "http://phone.lan:8080"
+        big = c.post("/v1/recognize", content=b"x", headers={"Origin": "http://phone.lan:8080",
+                                                             "Content-Length": str(10**9)})
+        assert big.status_code == 413 and big.headers["access-control-allow-origin"] == "http://phone.lan:8080"
         r = c.get("/healthz", headers={"Origin": "http://elsewhere.example"})
         assert "access-control-allow-origin" not in r.headers
     with make_client(fake) as c:  # no origins configured: no CORS headers at all
