@@ -91,6 +91,11 @@ async function api(path, init = {}) {
 async function loadCatalog() {
   try {
     const systems = await api("/v1/rules");
+    const select = $("#rules");
+    const chosen = select.value;
+    select.replaceChildren(...systems.map((system) => el("option", { value: system.rules,
+      text: `${system.name_zh} ${system.name_en}` })));
+    if (systems.some((system) => system.rules === chosen)) select.value = chosen;
     for (const system of systems) {
       state.catalog[system.rules] = Object.fromEntries((system.items || []).map((i) => [i.key, i]));
     }
