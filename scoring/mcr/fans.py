@@ -5,13 +5,14 @@ order matters: exclusions are applied row by row, so a fan that is itself exclud
 longer excludes anything (不重複: "a fan implied by another is not counted again").
 
 ``excludes`` lists the fans that are not counted when the row's fan is (the rule's 不計 clauses, as the
-Mahjong International League conventions read them). Three adjustments cannot be a plain "not counted":
-Pung of Terminals or Honors loses one count for each pung that a wind fan or Nine Gates already used,
-which ``exclusions.py`` does after this table.
+Mahjong International League conventions read them). One adjustment cannot be a plain "not counted":
+Pung of Terminals or Honors (么九刻) loses one count for each pung that a wind fan (圈風刻, 門風刻, 三風刻) or
+Nine Gates already used, which ``exclusions.py`` does after this table. ``STRICT_1998_EXCLUDES`` adds the
+stricter reading of the 1998 text (option ``strict_1998``).
 
-``CONCEALED_AND_MELDED_KONG`` (明暗杠, 5) is the League's one addition to the 81: a hand with one concealed
-and one melded kong counts it instead of 暗杠 + 明杠. The option ``concealed_and_melded_kong`` (default on)
-switches it off for the plain 1998 list.
+``concealed_kong_and_melded_kong`` (明暗槓, 5) is the League's one addition to the 81: a hand with one
+concealed and one melded kong counts it instead of 暗槓 + 明槓. The option ``concealed_and_melded_kong``
+(default on) switches it off for the plain 1998 list. ``flower`` (花牌) is the 81st fan, 1 per bonus tile.
 """
 
 from __future__ import annotations
