@@ -79,6 +79,8 @@ def run(args) -> int:
         raise UsageError("give a hand in compact notation, --hand-json FILE or --jsonl FILE")
     result = score(hand, args.rules, options)
     if not result.valid:
+        if result.items and not args.json:  # below the minimum: still show what the hand is worth
+            print_score(result, hand, args.lang)
         return _fail(args, result)
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
