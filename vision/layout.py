@@ -39,7 +39,7 @@ SECOND_TURN = 15.0
 #: Tiles more than this many tile widths apart are never neighbours in a row.
 LINE_REACH = 5.0
 #: A tile whose length along the row exceeds the row's typical length by this factor lies sideways.
-SIDEWAYS_RATIO = 1.15
+SIDEWAYS_RATIO = 1.2
 SIDEWAYS_LENGTH = 1.33  # a sideways tile takes this many tile widths of its row
 #: The winning tile is set apart from the end of the concealed row by at most this many tile widths.
 HAND_SIZES = (14, 17)
