@@ -53,5 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # ``python -m api.cli``: run the imported module, whose UsageError the commands raise
+    from api.cli import main as _main
+
+    sys.exit(_main())
