@@ -2,7 +2,9 @@
 
 Fixed 640x640 input, batch 1, opset 17, simplified with onnxslim when it is installed: the runtime
 (``vision.detector``) letterboxes every photo to that size and reads the class names from the ONNX metadata,
-which ultralytics writes at export.
+which ultralytics writes at export. The checkpoint shipped beside it (``models/mjlens-tiles.pt``, the warm start
+for further training) is stripped of its optimizer state. Neither file keeps the paths of the machine that trained
+it: ultralytics records them in its arguments and in the ONNX description.
 """
 
 from __future__ import annotations
@@ -14,6 +16,42 @@ from pathlib import Path
 
 OPSET = 17
 IMGSZ = 640
+DESCRIPTION = "mjlens tile detector: YOLO11n, 43 classes (see models/README.md)"
+
+
+def _without_paths(args: dict) -> dict:
+    """Training arguments with every absolute path cut to its last component."""
+    return {k: Path(v).name if isinstance(v, str) and Path(v).is_absolute() else v for k, v in args.items()}
+
+
+def package_checkpoint(checkpoint: Path, out: Path) -> Path:
+    """A copy of ``checkpoint`` for the repository: EMA weights in FP16, no optimizer state, no machine paths."""
+    import torch
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    strip_optimizer(str(checkpoint), str(out))
+    ckpt = torch.load(out, map_location="cpu", weights_only=False)
+    ckpt["train_args"] = _without_paths(ckpt.get("train_args") or {})
+    model = ckpt["model"]
+    if isinstance(getattr(model, "args", None), dict):
+        model.args = _without_paths(model.args)
+    for attr in ("pt_path", "yaml_file"):  # where the weights and the architecture were loaded from
+        if isinstance(getattr(model, attr, None), str):
+            setattr(model, attr, _without_paths({attr: getattr(model, attr)})[attr])
+    torch.save(ckpt, out)
+    return out
+
+
+def _clean_metadata(path: Path) -> None:
+    """Replace ultralytics' description (it names the dataset file by its absolute path)."""
+    import onnx
+
+    model = onnx.load(str(path))
+    for prop in model.metadata_props:
+        if prop.key == "description":
+            prop.value = DESCRIPTION
+    onnx.save(model, str(path))
 
 
 def export(checkpoint: Path, out: Path, imgsz: int = IMGSZ, opset: int = OPSET) -> Path:
@@ -29,6 +67,7 @@ def export(checkpoint: Path, out: Path, imgsz: int = IMGSZ, opset: int = OPSET) 
     out.parent.mkdir(parents=True, exist_ok=True)
     if Path(written).resolve() != out.resolve():
         shutil.move(written, out)
+    _clean_metadata(out)
     return out
 
 
@@ -38,8 +77,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=Path("models/mjlens-tiles.onnx"))
     parser.add_argument("--imgsz", type=int, default=IMGSZ)
     parser.add_argument("--opset", type=int, default=OPSET)
+    parser.add_argument("--pt-out", type=Path, help="also write a stripped copy of the checkpoint here")
     args = parser.parse_args(argv)
     print(export(args.checkpoint, args.out, args.imgsz, args.opset))
+    if args.pt_out:
+        print(package_checkpoint(args.checkpoint, args.pt_out))
 
 
 if __name__ == "__main__":
