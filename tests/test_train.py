@@ -109,3 +109,10 @@ def test_shipped_model_has_the_project_classes():
     assert [names[i] for i in sorted(names)] == list(DETECTOR_CLASSES)
     dims = [d.dim_value for d in model.graph.output[0].type.tensor_type.shape.dim]
     assert dims == [1, 4 + len(DETECTOR_CLASSES), 8400]
+
+
+def test_packaged_arguments_keep_no_machine_paths():
+    from vision.train.export import _without_paths
+
+    args = {"data": "/somewhere/run/tiles-data.yaml", "project": "/tmp/run", "name": "tiles", "epochs": 13}
+    assert _without_paths(args) == {"data": "tiles-data.yaml", "project": "run", "name": "tiles", "epochs": 13}
