@@ -8,12 +8,13 @@ not "shifted" from one starting at 1p. Everything is computed once per hand and 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from scoring.decompose import Group, meld_group
 from scoring.errors import HandError
 from scoring.hand import Hand, validate_structure
 from scoring.tiles import BONUS_CODES, INDEX, WIND_LETTERS
+from scoring.waits import candidate_tiles as _candidates
+from scoring.waits import is_standard_complete
 
 #: Tile index -> set code (suit * 16 + rank).
 CODE: tuple[int, ...] = tuple(16 * (i // 9) + i % 9 + 1 if i < 27 else 48 + i - 26 for i in range(34))
@@ -57,66 +58,6 @@ class HandView:
         if self._single_wait is None:
             self._single_wait = _only_one_wait(self)
         return self._single_wait
-
-
-#: For each tile, the tiles that could complete a group with it: itself, and up to two away in its suit.
-_NEAR: tuple[tuple[int, ...], ...] = tuple(
-    (t,) if t >= 27 else tuple(range(max(t - t % 9, t - 2), min(t - t % 9 + 8, t + 2) + 1)) for t in range(34)
-)
-
-
-def _candidates(standing: tuple[int, ...]) -> set[int]:
-    """Tiles that could complete these tiles: a held honour, or a suited tile within two of a held one."""
-    out: set[int] = set()
-    for t, n in enumerate(standing):
-        if n:
-            out.update(_NEAR[t])
-    return out
-
-
-@lru_cache(maxsize=1 << 16)
-def _suit_sets(c: tuple[int, ...]) -> bool:
-    """Can one suit's counts (9 slots) be split into chows and pungs?"""
-    i = next((k for k, n in enumerate(c) if n), -1)
-    if i < 0:
-        return True
-    if c[i] >= 3 and _suit_sets(c[:i] + (c[i] - 3,) + c[i + 1:]):
-        return True
-    if i <= 6 and c[i + 1] and c[i + 2]:
-        return _suit_sets(c[:i] + (c[i] - 1, c[i + 1] - 1, c[i + 2] - 1) + c[i + 3:])
-    return False
-
-
-@lru_cache(maxsize=1 << 16)
-def _suit_sets_pair(c: tuple[int, ...]) -> bool:
-    """Can one suit's counts be split into chows and pungs plus one pair?"""
-    return any(n >= 2 and _suit_sets(c[:i] + (n - 2,) + c[i + 1:]) for i, n in enumerate(c))
-
-
-def is_standard_complete(counts: tuple[int, ...] | list[int]) -> bool:
-    """Do these counts (3k + 2 tiles) form sets and a pair? Suit by suit, each suit's answer cached:
-    the same suit patterns recur from hand to hand, whole-hand patterns rarely do."""
-    pair_found = False
-    for base in (0, 9, 18):
-        c = tuple(counts[base:base + 9])
-        r = sum(c) % 3
-        if r == 1:
-            return False
-        if r == 2:
-            if pair_found or not _suit_sets_pair(c):
-                return False
-            pair_found = True
-        elif not _suit_sets(c):
-            return False
-    for t in range(27, 34):
-        n = counts[t]
-        if n == 2:
-            if pair_found:
-                return False
-            pair_found = True
-        elif n not in (0, 3):
-            return False
-    return pair_found
 
 
 def _only_one_wait(view: HandView) -> bool:

@@ -16,7 +16,7 @@ from scoring.errors import HandError
 from scoring.hand import Context, Hand, Meld, validate_size, validate_structure
 from scoring.result import Excluded, Item, ScoreResult
 from scoring.tiles import BONUS_CODES, INDEX, WIND_LETTERS, counts_of, wind_index
-from scoring.waits import placements, waiting_tiles
+from scoring.waits import only_one_wait, placements
 
 from .detect import DETECTORS, View
 from .options import Options, parse_options
@@ -178,13 +178,13 @@ def _placements(readings: list[Arrangement], hand: Hand, self_drawn: bool) -> li
 def _base_view(hand: Hand, win: _Win, flowers: frozenset[str], bonus_win: str | None,
                groups: tuple[Group, ...], shape: Shapes) -> View:
     open_melds = sum(1 for m in hand.melds if not (m.kind == "kong" and m.concealed))
-    held = counts_of(hand.all_tiles())
-    held[INDEX[hand.winning_tile]] -= 1
-    waits = waiting_tiles(tuple(counts_of(hand.concealed)), groups, shape, tuple(held))
+    held = tuple(counts_of(hand.all_tiles()))
+    single = only_one_wait(counts_of(hand.concealed), INDEX[hand.winning_tile], held,
+                           seven_pairs_pung=shape.seven_pairs_pung and not groups)
     ctx = win.context
     return View(
-        arrangement=None, counts=tuple(counts_of(hand.all_tiles())), concealed_pungs=0, open_melds=open_melds,
-        all_melds_open=open_melds == 5, single_wait=len(waits) == 1, self_drawn=win.self_drawn, context=ctx,
+        arrangement=None, counts=held, concealed_pungs=0, open_melds=open_melds,
+        all_melds_open=open_melds == 5, single_wait=single, self_drawn=win.self_drawn, context=ctx,
         seat=wind_index(ctx.seat_wind), round=wind_index(ctx.round_wind), flowers=flowers,
         seat_letter=ctx.seat_wind, bonus_win=bonus_win, ready=win.ready,
     )

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 from scoring.decompose import SEVEN_PAIRS_PUNG, STANDARD, Arrangement
 from scoring.hand import Context
-from scoring.tiles import IS_DRAGON, IS_HONOR, IS_WIND, SUIT_OF, bonus_seat
+from scoring.tiles import IS_DRAGON, IS_WIND, bonus_seat
 
 
 @dataclass(frozen=True)
@@ -33,9 +34,30 @@ class View:
     bonus_win: str | None
     ready: str | None
 
-    @property
-    def triplets(self) -> list[int]:
-        return [g.first for g in self.arrangement.sets if g.is_triplet] if self.arrangement else []
+    # Facts several detectors read: computed once per reading (the dataclass is frozen, but cached_property
+    # writes to the instance dict directly, so the cache works).
+    @cached_property
+    def triplets(self) -> tuple[int, ...]:
+        a = self.arrangement
+        return tuple(g.first for g in a.groups if g.kind in ("pung", "kong")) if a else ()
+
+    @cached_property
+    def wind_pungs(self) -> int:
+        return sum(1 for t in self.triplets if IS_WIND[t])
+
+    @cached_property
+    def dragon_pungs(self) -> int:
+        return sum(1 for t in self.triplets if IS_DRAGON[t])
+
+    @cached_property
+    def suits(self) -> frozenset[int]:
+        """The suits (0 m, 1 p, 2 s) the hand's tiles use."""
+        c = self.counts
+        return frozenset(s for s in range(3) if any(c[9 * s:9 * s + 9]))
+
+    @cached_property
+    def has_honours(self) -> bool:
+        return any(self.counts[27:34])
 
     @property
     def pair(self) -> int | None:
@@ -44,14 +66,6 @@ class View:
     @property
     def shape(self) -> str | None:
         return self.arrangement.shape if self.arrangement else None
-
-
-def _suits(v: View) -> set[int]:
-    return {SUIT_OF[i] for i, n in enumerate(v.counts) if n and not IS_HONOR[i]}
-
-
-def _has_honours(v: View) -> bool:
-    return any(v.counts[i] for i in range(27, 34))
 
 
 def seat_wind(v: View) -> int:
@@ -63,7 +77,7 @@ def round_wind(v: View) -> int:
 
 
 def dragon_pung(v: View) -> int:
-    return sum(1 for t in v.triplets if IS_DRAGON[t])
+    return v.dragon_pungs
 
 
 def concealed(v: View) -> int:
@@ -87,7 +101,7 @@ def all_chows(v: View) -> int:
     a = v.arrangement
     return int(
         a is not None and a.shape == STANDARD and all(g.kind == "chow" for g in a.sets)
-        and not v.flowers and not _has_honours(v) and not v.single_wait and not v.self_drawn
+        and not v.flowers and not v.has_honours and not v.single_wait and not v.self_drawn
     )
 
 
@@ -105,7 +119,7 @@ def robbing_kong(v: View) -> int:
 
 
 def all_honours(v: View) -> int:
-    return int(v.arrangement is not None and not _suits(v))
+    return int(v.arrangement is not None and not v.suits)
 
 
 def all_honours_overlap(v: View) -> int:
@@ -116,11 +130,11 @@ def all_honours_overlap(v: View) -> int:
 
 
 def full_flush(v: View) -> int:
-    return int(v.arrangement is not None and len(_suits(v)) == 1 and not _has_honours(v))
+    return int(v.arrangement is not None and len(v.suits) == 1 and not v.has_honours)
 
 
 def half_flush(v: View) -> int:
-    return int(v.arrangement is not None and len(_suits(v)) == 1 and _has_honours(v))
+    return int(v.arrangement is not None and len(v.suits) == 1 and v.has_honours)
 
 
 def three_concealed_pungs(v: View) -> int:
@@ -136,11 +150,11 @@ def five_concealed_pungs(v: View) -> int:
 
 
 def big_four_winds(v: View) -> int:
-    return int(sum(1 for t in v.triplets if IS_WIND[t]) == 4)
+    return int(v.wind_pungs == 4)
 
 
 def little_four_winds(v: View) -> int:
-    return int(sum(1 for t in v.triplets if IS_WIND[t]) == 3 and v.pair is not None and IS_WIND[v.pair])
+    return int(v.wind_pungs == 3 and v.pair is not None and IS_WIND[v.pair])
 
 
 def big_three_dragons(v: View) -> int:
