@@ -79,3 +79,13 @@ def test_cli_rejects_bad_arguments(tmp_path, capsys):
     assert main(["synth", "--n", "0", "--out", str(tmp_path)]) == 2
     assert main(["synth", "--n", "1", "--out", str(tmp_path), "--art", str(tmp_path / "missing")]) == 2
     assert "tile art" in capsys.readouterr().err
+
+
+def test_cli_keeps_an_existing_dataset_unless_forced(tmp_path, capsys):
+    (tmp_path / "images").mkdir()
+    (tmp_path / "images" / "x.jpg").write_bytes(b"")
+    args = ["synth", "--n", "1", "--out", str(tmp_path), "--size", "128", "--art", str(VENDORED_ART)]
+    assert main(args) == 2
+    assert "already holds images" in capsys.readouterr().err
+    assert main([*args, "--force"]) == 0
+    assert len(list((tmp_path / "labels").glob("*.txt"))) == 1

@@ -26,6 +26,7 @@ def register(sub) -> None:
     parser.add_argument("--size", type=int, default=640, help="long side of each image in pixels (default 640)")
     parser.add_argument("--art", type=Path, default=None, help="tile art folder (default: ../shared tile art)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (output does not depend on it)")
+    parser.add_argument("--force", action="store_true", help="write into an output folder that already holds images")
     parser.set_defaults(run=run)
 
 
@@ -39,6 +40,9 @@ def run(args) -> int:
         raise UsageError("--size must be between 64 and 4096")
     if args.workers < 1:
         raise UsageError("--workers must be at least 1")
+    images = args.out / "images"
+    if images.is_dir() and any(images.iterdir()) and not args.force:
+        raise UsageError(f"{args.out} already holds images: choose another --out, or pass --force to write over them")
     art = args.art or next((p for p in ART_CANDIDATES if p.is_dir()), None)
     if art is None:
         raise UsageError("no tile art found: pass --art DIR (a folder of sets such as xmj_real/1m.png)")
