@@ -213,3 +213,24 @@ def test_hand_beside_a_bigger_pile_turned_another_way():
     assert [(m.kind, m.tiles) for m in layout.hand.melds] == [("pung", ("5z",) * 3)]
     others = {i for g in layout.groups if g["role"] == "other" for i in g["tiles"]}
     assert others == set(range(len(hand.dets), len(dets)))
+
+
+def test_a_misread_meld_tile_is_read_as_its_runner_up_and_said_so():
+    t = Table()
+    t.row(0, 0, split("11m234p567s22z"), ["1m"], ["5s", "5s", "5s"], gap=1.0)
+    (meld,) = t.row(40, 120, ["3p", "4p", "6p"])
+    dets = t.detections()
+    odd = dets[meld[2]]
+    dets[meld[2]] = Detection("6p", odd.box, 0.6, (("5p", 0.35), ("9p", 0.02)))
+    layout = assemble(dets, 1600, 900)
+    assert ("chow", ("3p", "4p", "5p")) in [(m.kind, m.tiles) for m in layout.hand.melds]
+    assert any("6p as 5p" in w for w in layout.warnings)
+
+
+def test_a_group_that_is_no_meld_is_not_forced_into_one():
+    t = Table()
+    t.row(0, 0, split("11m234p567s22z"), ["1m"], ["5s", "5s", "5s"], gap=1.0)
+    t.row(40, 120, ["3p", "4p", "7p"])  # no runner-up readings to fall back on
+    layout = assemble(t.detections(), 1600, 900)
+    assert all(m.tiles != ("3p", "4p", "7p") for m in (layout.hand.melds if layout.hand else ()))
+    assert any("not a meld" in w or "left out" in w for w in layout.warnings)

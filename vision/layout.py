@@ -43,6 +43,9 @@ SIDEWAYS_RATIO = 1.2
 SIDEWAYS_LENGTH = 1.33  # a sideways tile takes this many tile widths of its row
 #: The winning tile is set apart from the end of the concealed row by at most this many tile widths.
 HAND_SIZES = (14, 17)
+#: A group set apart that is not a meld may be read with one tile as its runner-up code (the first this many
+#: alternatives, each at least this confident), when exactly one such reading makes a meld.
+ALTERNATIVES_TRIED, ALTERNATIVE_MIN = 2, 0.05
 #: Two boxes overlapping more than this (intersection over union) are one tile found twice.
 DUPLICATE_IOU = 0.6
 
@@ -92,7 +95,10 @@ def assemble(detections: list[Detection], width: int, height: int) -> Layout:
     flowers = [i for i in kept if is_bonus(detections[i].code)]
     rest = [i for i in kept if not is_bonus(detections[i].code)]
     segments, line_of = _segments(_rows(rest, geo), geo)
-    hand_cluster = _find_hand(segments, detections, geo)
+    hand_cluster, left_out = _find_hand(segments, detections, geo)
+    for k in sorted(left_out):
+        names = " ".join(detections[i].code for i in segments[k])
+        layout.warnings.append(f"tiles near the hand ({names}) were left out: the hand has its tiles without them")
 
     def add_group(role: str, tiles: list[int], **extra) -> None:
         layout.groups.append({"role": role, **extra, "tiles": tiles})
@@ -341,6 +347,7 @@ class _Meld:
     concealed: bool
     codes: list[str] | None  # None when every tile is face down
     sideways: int | None = None
+    note: str | None = None  # how the meld was read when a tile's first reading did not fit
 
 
 @dataclass
@@ -352,8 +359,26 @@ class _Reading:
 
 
 def _meld_of(seg: list[int], dets: list[Detection], geo: _Geometry) -> _Meld | None:
-    """The meld a segment of 3 or 4 tiles forms, or None when its tiles are not a meld."""
+    """The meld a segment of 3 or 4 tiles forms, or None when its tiles are not a meld. When they are not, but
+    would be with one tile read as its detector's runner-up (and only one such reading exists), that meld is
+    returned with a note saying so."""
     codes = [dets[i].code for i in seg]
+    meld = _meld_from_codes(seg, codes, geo)
+    if meld is not None or len(seg) not in (3, 4):
+        return meld
+    found = []
+    for k, i in enumerate(seg):
+        for alt, confidence in dets[i].alternatives[:ALTERNATIVES_TRIED]:
+            if confidence < ALTERNATIVE_MIN or alt == codes[k]:
+                continue
+            repaired = _meld_from_codes(seg, [*codes[:k], alt, *codes[k + 1 :]], geo)
+            if repaired is not None:
+                repaired.note = f"read {codes[k]} as {alt} (its second reading) to make a {repaired.kind}"
+                found.append(repaired)
+    return found[0] if len(found) == 1 else None
+
+
+def _meld_from_codes(seg: list[int], codes: list[str], geo: _Geometry) -> _Meld | None:
     faces = [c for c in codes if c != "back"]
     backs = len(codes) - len(faces)
     turned = [k for k, i in enumerate(seg) if geo.sideways[i]]
@@ -379,29 +404,30 @@ def _is_meld_shape(seg: list[int], dets: list[Detection], geo: _Geometry) -> boo
     return _meld_of(seg, dets, geo) is not None
 
 
-def _find_hand(segments: list[list[int]], dets, geo: _Geometry) -> set[int] | None:
+def _find_hand(segments: list[list[int]], dets, geo: _Geometry) -> tuple[set[int] | None, set[int]]:
     """The segments that make the hand. Each run that is not a meld is tried as the concealed row, and grown by
     the segments within a hand's reach of it (nearest first; melds and single tiles before other runs, which join
     only while the hand is short of tiles); the reading whose tile count fits a hand best, with the fewest stray
-    runs and the longest concealed row, wins. Rows of backs alone (walls) never join."""
+    runs and the longest concealed row, wins. Rows of backs alone (walls) never join. Also returns the segments
+    within reach that were left out (other than walls), for the warnings."""
     n = len(segments)
     if not n:
-        return None
+        return None, set()
     gap = np.array([[_seg_gap(segments[a], segments[b], geo) if a != b else 0.0 for b in range(n)] for a in range(n)])
     meld = [_is_meld_shape(s, dets, geo) for s in segments]
     wall = [not meld[k] and all(dets[i].code == "back" for i in s) for k, s in enumerate(segments)]
     seeds = [k for k in range(n) if not meld[k] and not wall[k]] or [k for k in range(n) if meld[k]]
     if not seeds:
-        return None
+        return None, set()
     largest = max(HAND_SIZES)
 
-    def grow(seed: int) -> tuple[set[int], int]:
+    def grow(seed: int) -> tuple[set[int], int, set[int]]:
         members, refused = {seed}, set()
         count = 3 if meld[seed] else len(segments[seed])
         while True:
             reach = [m for m in range(n) if m not in members and m not in refused and gap[m, list(members)].min() < 1]
             if not reach:
-                return members, count
+                return members, count, {k for k in refused if not wall[k]}
             m = min(reach, key=lambda k: (not meld[k] and len(segments[k]) > 1, gap[k, list(members)].min()))
             size = 3 if meld[m] else len(segments[m])
             stray = not meld[m] and size > 1
@@ -412,12 +438,13 @@ def _find_hand(segments: list[list[int]], dets, geo: _Geometry) -> set[int] | No
                 count += size
 
     def score(seed: int) -> tuple:
-        members, count = grow(seed)
+        members, count, left_out = grow(seed)
         fits = min(abs(count - h) for h in HAND_SIZES) <= 1
         stray = sum(not meld[k] and len(segments[k]) > 1 for k in members) - 1
-        return (fits, -stray, len(segments[seed]), count), members
+        return (fits, -stray, len(segments[seed]), count), members, left_out
 
-    return max((score(k) for k in seeds), key=lambda t: t[0])[1]
+    best = max((score(k) for k in seeds), key=lambda t: t[0])
+    return best[1], best[2]
 
 
 def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], dets, geo: _Geometry,
@@ -439,6 +466,7 @@ def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], de
         concealed = max(plain, key=lambda k: (len(segments[k]), -sum(dets[i].code == "back" for i in segments[k])))
         reading.concealed = list(segments[concealed])
     reading.melds = [melds[k] for k in ids if melds[k] is not None]
+    warnings.extend(m.note for m in reading.melds if m.note)
     # the winning tile: a single tile that is the next segment on the concealed row's line, at either end
     if concealed is not None:
         ends = [k for k in (concealed - 1, concealed + 1)
