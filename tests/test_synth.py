@@ -14,6 +14,7 @@ from vision.detection import Detection
 from vision.layout import assemble
 from vision.synth.art import ArtBank
 from vision.synth.generate import generate_one, write_dataset, yolo_lines
+from vision.synth.measure_layout import check
 
 REPO = Path(__file__).resolve().parent.parent
 VENDORED_ART = REPO / "datasets" / "tile-art"
@@ -73,6 +74,8 @@ def test_dataset_files_and_layout_on_ground_truth(tmp_path, art):
         dets = [Detection(t["code"], tuple(t["box"]), 1.0) for t in record["labels"]]
         layout = assemble(dets, record["width"], record["height"])
         assert len(layout.tile_group) == len(dets)
+        ok, why = check(record)  # the measurement runs on what the generator writes
+        assert isinstance(ok, bool) and isinstance(why, str)
 
 
 def test_cli_rejects_bad_arguments(tmp_path, capsys):
