@@ -1,11 +1,13 @@
 """The layout step: detected tiles -> rows, groups and a Hand (CONVENTIONS §2, §4).
 
-Rows and gaps decide. Tiles are put into rows along the dominant row direction of the photo (rows may run
-diagonally), rows are cut where the gap between two tiles is wider than a fraction of a tile, and the pieces
-("segments") are read as the hand: the concealed row is the longest segment that is not a meld; segments of 3 or 4
-set apart are melds (chow, pung or kong by their tiles; backs make a concealed kong); bonus tiles are flowers
-wherever they lie; a single tile set apart at an end of the concealed row is the winning tile. Segments far from
-the hand are clutter ("other"). Anything the photo leaves open goes into ``warnings``; nothing is guessed silently.
+Rows and gaps decide. Tiles are chained into rows along the photo's dominant row direction (rows may run
+diagonally, and bend a little under perspective; tiles that fit no row get a second look along their own
+direction). Rows are cut where two neighbours lie clearly farther apart than touching tiles nearby, which gives
+"segments". The hand is grown from the run that is not a meld: melds (3 or 4 tiles set apart: chow, pung or kong
+by their tiles, backs making a concealed kong) and single tiles within a hand's reach join it, other runs only
+while the hand is short of tiles; what is left is clutter ("other"). Bonus tiles are flowers wherever they lie; a
+single tile that is the next segment on the concealed row's line is the winning tile. Anything the photo leaves
+open goes into ``warnings``; nothing is guessed silently.
 """
 
 from __future__ import annotations
@@ -20,28 +22,33 @@ from scoring.tiles import is_bonus, is_playing, sort_key
 
 from .detection import Detection
 
-#: Two neighbouring tiles belong to one segment when the gap between them is under this share of a tile width.
-GAP_SPLIT = 0.3
-GAP_SPLIT_DIAGONAL = 0.42  # ... in diagonal rows, where a sideways tile (1.17 tiles apart) cannot be seen
-#: ... and always where it is wider than this many times the photo's typical spacing of touching tiles.
-CLEAR_GAP = 1.8
-#: ... and their centres are at most this share of a tile width apart across the row.
+# -- rows ----------------------------------------------------------------------------------------------------------
+#: A row may turn this many degrees away from the photo's dominant row direction (perspective) between close
+#: tiles, and ROW_BEND_FAR between tiles more than 2.5 tiles apart.
+ROW_BEND, ROW_BEND_FAR = 25.0, 8.0
+#: Centres of tiles in one row lie at most this share of a tile width apart across the row (beyond the bend).
 ROW_TOLERANCE = 0.6
-#: Segments closer than this (edge to edge) belong to the same hand; farther ones are clutter: tile widths along
-#: the rows, tile lengths across them.
-NEAR_ALONG, NEAR_ACROSS = 2.5, 1.4
-#: A row may turn this many degrees away from the photo's dominant row direction (perspective).
-ROW_BEND = 25.0
-ROW_BEND_FAR = 8.0  # ... and this many between tiles more than 2.5 tiles apart
+#: Tiles more than this many tile widths apart are never neighbours in a row.
+LINE_REACH = 5.0
 #: Tiles left out of every row get a second look along their own dominant direction when it differs from the
 #: photo's by more than this many degrees (a hand beside a discard pile turned another way).
 SECOND_TURN = 15.0
-#: Tiles more than this many tile widths apart are never neighbours in a row.
-LINE_REACH = 5.0
-#: A tile whose length along the row exceeds the row's typical length by this factor lies sideways.
-SIDEWAYS_RATIO = 1.2
-SIDEWAYS_LENGTH = 1.33  # a sideways tile takes this many tile widths of its row
-#: The winning tile is set apart from the end of the concealed row by at most this many tile widths.
+#: A tile whose box is this many times longer along the row than its neighbours' trend lies sideways; it takes
+#: SIDEWAYS_LENGTH tile widths of its row.
+SIDEWAYS_RATIO, SIDEWAYS_LENGTH = 1.2, 1.33
+
+# -- gaps ----------------------------------------------------------------------------------------------------------
+#: A row is cut where two neighbours lie farther apart than touching tiles nearby by this share of a tile...
+GAP_SPLIT = 0.3
+GAP_SPLIT_DIAGONAL = 0.42  # ... in diagonal rows, where a sideways tile (1.17 tiles apart) cannot be seen
+#: ... and always where the spacing is this many times the typical spacing of touching tiles.
+CLEAR_GAP = 1.8
+
+# -- the hand ------------------------------------------------------------------------------------------------------
+#: Segments closer than this (edge to edge) are within a hand's reach: tile widths along the rows, tile lengths
+#: across them.
+NEAR_ALONG, NEAR_ACROSS = 2.5, 1.4
+#: Tile counts of a whole hand (kongs counted as three): standard, and Taiwan 16-tile hands.
 HAND_SIZES = (14, 17)
 #: A group set apart that is not a meld may be read with one tile as its runner-up code (the first this many
 #: alternatives, each at least this confident), when exactly one such reading makes a meld.
