@@ -296,8 +296,8 @@ def _spacings(line: list[int], geo: _Geometry) -> list[float]:
 
 def _segments(lines: list[list[int]], geo: _Geometry) -> tuple[list[list[int]], list[int]]:
     """Cut each line where two neighbours lie farther apart than touching tiles nearby (by GAP_SPLIT of a tile).
-    The touching spacing is measured on the photo itself: the closest pairs next to each pair, or the photo's
-    typical spacing when there are none."""
+    The touching spacing is measured on the photo itself: the median of the nearby pairs that are not gaps
+    themselves, or the line's (or photo's) typical spacing. Returns the segments and each one's line."""
     spacings = [_spacings(line, geo) for line in lines]
     every = [r for rs in spacings for r in rs]
     typical = float(np.percentile(every, 30)) if every else 1.0
