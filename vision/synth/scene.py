@@ -113,17 +113,14 @@ def layout_hand(rng: np.random.Generator, shown: HandShown) -> Scene:
             flowers(row)
         row.gap(0.6, 1.6)
     concealed = row.group("concealed")
-    win_group = None
     if shown.winning_apart and shown.winning_side == "left":
-        win_group = row.group("winning")
-        row.tile(shown.winning, shown.winning, win_group)
+        row.tile(shown.winning, shown.winning, row.group("winning"))
         row.gap(0.5, 1.5)
     for code in shown.row:
         row.tile(code, code, concealed)
     if shown.winning_apart and shown.winning_side == "right":
         row.gap(0.5, 1.5)
-        win_group = row.group("winning")
-        row.tile(shown.winning, shown.winning, win_group)
+        row.tile(shown.winning, shown.winning, row.group("winning"))
     if meld_place == "same_row":
         row.gap(0.6, 1.6)
         melds(row)
@@ -147,7 +144,6 @@ def layout_hand(rng: np.random.Generator, shown: HandShown) -> Scene:
         offset = TILE_H + float(rng.uniform(0.4, 1.4))
         side = -1 if meld_place == "front_row" else 1
         flowers(_RowWriter(scene, rng, float(rng.uniform(-1, 4)), row.base + side * offset, gap))
-    del win_group
     return scene
 
 
