@@ -71,6 +71,7 @@ def score_hand(hand: Hand, options: dict) -> ScoreResult:
     if hand.winning_tile is None:
         raise HandError("bad_hand_json", "the winning tile is needed (scoring.engine.score tries every candidate)")
     win = _check_win(hand, opts)
+    _check_robbed_tile(hand, win)
     flowers, bonus_win = _flowers(hand, opts, win.warnings)
     groups = tuple(_meld_group(m) for m in hand.melds)
     shape = shapes(opts)
@@ -119,6 +120,18 @@ def _check_win(hand: Hand, opts: Options) -> _Win:
         warnings.append("絕張 (last of its kind) is not one of the 36 items: no 台 for it")
     ready = _ready(ctx, opts, open_melds)
     return _Win(ctx, self_drawn, ready, warnings)
+
+
+def _check_robbed_tile(hand: Hand, win: _Win) -> None:
+    """搶槓 robs the fourth copy of a tile whose pung another player shows: a hand already holding a copy of
+    the winning tile cannot have robbed it. Dropped with a warning rather than refused, because it depends on
+    which tile won (the engine tries every candidate when the winning tile is unknown)."""
+    if not win.context.robbing_kong:
+        return
+    tile = hand.winning_tile
+    if tile in hand.concealed or any(tile in m.tiles for m in hand.melds):
+        win.warnings.append(f"robbing the kong of {tile} is impossible while holding one: 搶槓 not counted")
+        win.context = replace(win.context, robbing_kong=False)
 
 
 def _ready(ctx: Context, opts: Options, open_melds: bool) -> str | None:
