@@ -16,7 +16,7 @@ from typing import Any
 
 from scoring.decompose import Arrangement, Shapes, arrangements, meld_group
 from scoring.errors import HandError
-from scoring.hand import Context, Hand, validate_size
+from scoring.hand import Context, Hand, validate_size, validate_structure
 from scoring.result import Excluded, Item, ScoreResult
 from scoring.tiles import counts_of, index
 
@@ -142,6 +142,7 @@ def score_hand(hand: Hand, options: dict) -> ScoreResult:
     """Score a 14-tile hand under 雞平和; raises HandError for a hand that does not win or bad options."""
     _check_options(options)
     rules = rules_for(options.get("house_rules"))
+    validate_structure(hand)  # a Hand built in code skips Hand.from_json's checks: a bonus tile or fifth copy
     validate_size(hand, (14,), NAME)
     _check_context(hand)
     if "kong_feeder" in options and not any(m.kind == "kong" and not m.concealed for m in hand.melds):
