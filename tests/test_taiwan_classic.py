@@ -165,3 +165,16 @@ def test_settlement_with_dealer_streak() -> None:
     # the dealer discards to a non-dealer: that one payment involves the dealer
     fed = score("123m456m789m234p55p67s +8s", {"discarder": "E"}, dealer_streak=2)
     assert fed["total"] == 3 + 1 + 4 and fed["settlement"]["E"] == -(100 + 8 * 20)
+
+
+def test_single_wait_when_the_other_tile_is_held_four_times() -> None:
+    # item 11: 獨聽 "只聽一洞": 23m waits on 1m or 4m, but with all four 4m in a kong only 1m is left.
+    assert items(score("23m456p789p123s11s[4444m] +1m", WEST)) == {"single_wait": 1}
+    assert items(score("23m456p789p123s11s[444m] +1m", WEST)) == {}
+
+
+def test_seven_pairs_and_a_pung() -> None:
+    # item 36: 嚦咕嚦咕 8 "必須門清" (門清 not added), a valued pung adds (南 is South's seat wind),
+    # and the lone 8m is the only tile that completes it (獨聽 1).
+    result = score("1122m3344p5566s222z8m +8m", WEST)
+    assert items(result) == {"seven_pairs_pung": 8, "seat_wind": 1, "single_wait": 1}
