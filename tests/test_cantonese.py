@@ -147,7 +147,8 @@ def test_beyond_cap_hands_take_no_additions():
         ("[1111m]234m567p999s5p +5p", {"kong_replacement": True}, {}, "kong_replacement"),
         ("[1111m]234m567p999s5p +5p", {"kong_replacement": True}, {"kong_feeder": "W"}, "kong_replacement_liable"),
         ("123m456p789s999m5s +5s", {"last_tile": True, "self_drawn": True}, {}, "last_tile"),
-        ("123m456p789s999m5s +5s", {"robbing_kong": True}, {"discarder": "S"}, "robbing_kong"),
+        # the robbed tile completes a chow: a hand holding another copy of it could not have robbed it
+        ("123m456p78s999m55s +9s", {"robbing_kong": True}, {"discarder": "S"}, "robbing_kong"),
         ("123m456p789s999m5s +5s", {}, {"discarder": "N", "other_winners": ["S", "W"]}, "three_winners"),
     ],
 )

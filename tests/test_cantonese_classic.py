@@ -67,7 +67,7 @@ def test_three_fan_cases_raise_a_small_hand_to_three() -> None:
     assert kong.total == 3 and items(kong) == {"chicken": 0, "self_drawn": 1, "kong_replacement": 2}
     last = cant("123m456p789s[234m]5s +5s", self_drawn=True, last_tile=True)
     assert last.total == 3 and items(last)["last_tile"] == 1
-    robbed = cant("123m456p789s[234m]5s +5s", EAST, robbing_kong=True)
+    robbed = cant("123m456p78s[234m]55s +9s", EAST, robbing_kong=True)  # 平和 1 + 自摸 ("當自摸") 1 + 搶杠 1
     assert robbed.total == 3
     # "抢杠和等同杠开，当自摸被抢杠者包三家": the robbed player pays three shares.
     assert robbed.settlement == {"E": -24, "S": 24, "W": 0, "N": 0}
@@ -113,3 +113,12 @@ def test_a_hand_built_in_code_with_a_fifth_copy_is_too_many_copies() -> None:
     hand = Hand(("1m",) * 5 + ("2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"), (), "9m")
     result = score(hand, "cantonese")
     assert not result.valid and result.error.code == "too_many_copies"
+
+
+def test_robbing_a_kong_of_a_tile_the_hand_holds_is_not_counted() -> None:
+    # The robbed tile is the fourth copy of a pung another player is making a kong: a hand holding another copy
+    # cannot have robbed it. Scored as an ordinary discard win (no 3-番 case, the discarder pays once).
+    result = cant("123m345p789s[234m]5p +5p", EAST, robbing_kong=True)  # 345p already holds a 5p
+    assert "robbing_kong" not in items(result)
+    assert any("搶杠 not counted" in w for w in result.warnings)
+    assert result.settlement == {"E": -result.extra["points"], "S": result.extra["points"], "W": 0, "N": 0}

@@ -67,7 +67,7 @@ def test_kong_feeder_needs_an_exposed_kong():
 
 
 def test_robbed_player_pays_for_all_three():
-    got = cant(CHICKEN, {"discarder": "W"}, robbing_kong=True)
+    got = cant("123m456p78s999m55s +9s", {"discarder": "W"}, robbing_kong=True)  # 雞和 won on the robbed 9s
     assert got.total == 3 and got.settlement == {"E": 24, "S": 0, "W": -24, "N": 0}
     assert "self_drawn" in [i.key for i in got.items]
 

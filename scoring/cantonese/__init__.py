@@ -11,7 +11,7 @@ Every value is in ``table.toml`` and can be replaced by a house-rule TOML (``opt
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from scoring.decompose import Arrangement, Shapes, arrangements, meld_group
@@ -78,6 +78,20 @@ def _check_context(hand: Hand) -> None:
         problems.append("a win on a kong replacement tile (杠上開花) needs a kong in the hand")
     if problems:
         raise HandError("bad_context", "; ".join(problems))
+
+
+def _check_robbed_tile(hand: Hand, warnings: list[str]) -> Hand:
+    """搶杠 robs the fourth copy of a tile another player is adding to a pung: a hand already holding a copy of
+    the winning tile cannot have robbed it. The flag is dropped with a warning (the win is then an ordinary
+    discard win) rather than refused, because it depends on which tile won and the engine may be trying every
+    candidate when the winning tile is unknown."""
+    tile = hand.winning_tile
+    if not hand.context.robbing_kong or tile is None:
+        return hand
+    if tile in hand.concealed or any(tile in m.tiles for m in hand.melds):
+        warnings.append(f"robbing the kong of {tile} is impossible while holding one: 搶杠 not counted")
+        return replace(hand, context=replace(hand.context, robbing_kong=False))
+    return hand
 
 
 def _self_drawn(ctx: Context) -> bool:
@@ -148,6 +162,7 @@ def score_hand(hand: Hand, options: dict) -> ScoreResult:
     if "kong_feeder" in options and not any(m.kind == "kong" and not m.concealed for m in hand.melds):
         raise HandError("bad_option", "'kong_feeder' (杠上開花包杠) needs an exposed kong made from a discard")
     warnings: list[str] = []
+    hand = _check_robbed_tile(hand, warnings)
     who = payers(hand.context, _self_drawn(hand.context), options, warnings)
     melds = tuple(meld_group(m.kind, min(index(t) for t in m.tiles), m.concealed) for m in hand.melds)
     readings = arrangements(tuple(counts_of(hand.all_concealed())), melds,
