@@ -253,9 +253,24 @@ def test_eight_immortals_wins_without_a_hand_and_three_pay() -> None:
 
 
 def test_eight_immortals_on_a_winning_hand_adds_to_it() -> None:
-    result = score(f"{PINGHU[:-4]} 1f2f3f4f5f6f7f8f +8s", {"bonus_win": "eight_immortals"}, self_drawn=True)
-    assert keys(result) == {"concealed": 1, "concealed_self_drawn": 2, "eight_immortals": 8, "dealer": 1}
-    assert excluded(result)["all_flowers"] == "eight_immortals"
+    # 002 item 29: "如補得之牌恰為杠上開花, 牌面台數照算加計八仙過海8台": the replacement tile completed the hand,
+    # so 槓上開花 1 and the self-draw (門清一摸三 here) count with 八仙過海, whether or not the context says so.
+    expected = {"concealed": 1, "concealed_self_drawn": 2, "kong_replacement": 1, "eight_immortals": 8, "dealer": 1}
+    for ctx in ({"self_drawn": True}, {}, {"self_drawn": True, "kong_replacement": True}):
+        result = score(f"{PINGHU[:-4]} 1f2f3f4f5f6f7f8f +8s", {"bonus_win": "eight_immortals"}, **ctx)
+        assert keys(result) == expected, ctx
+        assert excluded(result)["all_flowers"] == "eight_immortals"
+    # 天胡 on the first draw after being dealt all eight (item 28) is not a replacement win
+    heavenly = score(f"{PINGHU[:-4]} 1f2f3f4f5f6f7f8f +8s", {"bonus_win": "eight_immortals"}, heavenly=True)
+    assert "kong_replacement" not in keys(heavenly)
+
+
+def test_seven_rob_one_on_a_winning_hand_is_a_replacement_win_paid_by_the_robbed() -> None:
+    # item 30: "如補得之牌恰為杠上開花, 牌面台數照算加計七搶一8台 ..., 仍視同被搶花者放銃".
+    result = score(f"{PINGHU[:-4]} 1f2f3f4f5f6f7f +8s", {"bonus_win": "seven_rob_one", "discarder": "W"},
+                   dealer=False, seat_wind="S")
+    assert keys(result) == {"concealed": 1, "concealed_self_drawn": 2, "kong_replacement": 1, "seven_rob_one": 8}
+    assert result["settlement"] == {"E": 0, "S": 100 + 12 * 20, "W": -(100 + 12 * 20), "N": 0}
 
 
 def test_seven_rob_one_the_robbed_player_pays_alone() -> None:

@@ -70,13 +70,12 @@ def score_hand(hand: Hand, options: dict) -> ScoreResult:
     validate_size(hand, (HAND_SIZE,), NAME)
     if hand.winning_tile is None:
         raise HandError("bad_hand_json", "the winning tile is needed (scoring.engine.score tries every candidate)")
-    win = _check_win(hand, opts)
-    _check_robbed_tile(hand, win)
-    flowers, bonus_win = _flowers(hand, opts, win.warnings)
     groups = tuple(_meld_group(m) for m in hand.melds)
     shape = shapes(opts)
-    concealed_counts = tuple(counts_of(hand.all_concealed()))
-    readings = arrangements(concealed_counts, groups, shape)
+    readings = arrangements(tuple(counts_of(hand.all_concealed())), groups, shape)
+    win = _check_win(hand, opts, replacement_win=bool(readings) and opts.bonus_win is not None)
+    _check_robbed_tile(hand, win)
+    flowers, bonus_win = _flowers(hand, opts, win.warnings)
     if not readings:
         if bonus_win is None and len(flowers) == len(BONUS_CODES):
             bonus_win = "eight_immortals"
@@ -94,8 +93,14 @@ def score_hand(hand: Hand, options: dict) -> ScoreResult:
 # -- the win context -------------------------------------------------------------------------------
 
 
-def _check_win(hand: Hand, opts: Options) -> _Win:
-    """Context flags that contradict each other or the hand are ``bad_context``; implied ones are set."""
+def _check_win(hand: Hand, opts: Options, replacement_win: bool = False) -> _Win:
+    """Context flags that contradict each other or the hand are ``bad_context``; implied ones are set.
+
+    ``replacement_win``: a flower win (八仙過海, 七搶一) whose tiles also win. The hand was completed by the tile
+    drawn from 杠尾 to replace the eighth flower, which 002 calls 槓上開花 (items 29, 30: "如補得之牌恰為杠上開花,
+    牌面台數照算加計八仙過海8台"), so ``kong_replacement`` (and with it self-drawn) is implied, unless the context
+    says the win came otherwise (天胡/地胡/人胡 on the first draw, item 28, or 搶槓).
+    """
     ctx = hand.context
     warnings: list[str] = []
     open_melds = any(not (m.kind == "kong" and m.concealed) for m in hand.melds)
@@ -109,6 +114,11 @@ def _check_win(hand: Hand, opts: Options) -> _Win:
         raise HandError("bad_context", "搶槓 (robbing a kong) is won on another player's tile, not self-drawn")
     if open_melds and (ctx.heavenly or ctx.earthly or ctx.human):
         raise HandError("bad_context", "天胡, 地胡 and 人胡 need a concealed hand (no chow, pung or exposed kong)")
+    if replacement_win and not (ctx.kong_replacement or ctx.robbing_kong or ctx.heavenly or ctx.earthly
+                                or ctx.human):
+        ctx = replace(ctx, kong_replacement=True)
+        warnings.append("a flower win whose tiles also win was completed by the replacement tile from 杠尾 "
+                        "(如補得之牌恰為杠上開花): counted as 槓上開花")
     self_drawn = ctx.self_drawn
     for flag, name in ((ctx.heavenly, "天胡 (heavenly)"), (ctx.kong_replacement, "槓上開花 (kong replacement)")):
         if flag and not self_drawn:
