@@ -170,8 +170,10 @@ def test_sweep_picks_the_exact_rate_then_f1():
     from vision.evaluate import best_setting
 
     rows = [{"conf": 0.2, "exact_rate": 0.1, "f1": 0.9}, {"conf": 0.3, "exact_rate": 0.2, "f1": 0.5},
-            {"conf": 0.4, "exact_rate": 0.2, "f1": 0.6}, {"conf": 0.5, "exact_rate": None, "f1": 0.99}]
-    assert best_setting(rows)["conf"] == 0.4
+            {"conf": 0.4, "exact_rate": 0.2, "f1": 0.6}, {"conf": 0.5, "exact_rate": None, "f1": 0.99},
+            {"conf": 0.6, "exact_rate": 0.195, "f1": 0.7}]
+    assert best_setting(rows)["conf"] == 0.6  # within a point of the best exact rate, with the best F1
+    assert best_setting(rows, tolerance=0.0)["conf"] == 0.4
 
 
 def test_cli_eval_sweep(dataset, tmp_path, capsys):

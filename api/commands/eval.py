@@ -30,7 +30,7 @@ def register(sub) -> None:
     parser.set_defaults(run=run)
 
 
-SWEEP_CONFS = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+SWEEP_CONFS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
 SWEEP_COLUMNS = ("conf", "merge_iou", "predictions", "tile_accuracy", "tile_precision", "f1", "exact_rate",
                  "hand_exact_rate", "bonus_recall")
 
@@ -75,7 +75,8 @@ def run_sweep(args, detector) -> int:
     for row in rows:
         print("  ".join(f"{'-' if row[c] is None else row[c]:>15}" for c in SWEEP_COLUMNS))
     best = best_setting(rows)
-    print(f"best: conf {best['conf']}, merge_iou {best['merge_iou']} (most photos exactly right, then F1)")
+    print(f"best: conf {best['conf']}, merge_iou {best['merge_iou']} "
+          "(F1 among the rows within 1 point of the most photos exactly right)")
     return EXIT_OK
 
 
