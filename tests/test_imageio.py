@@ -44,12 +44,13 @@ def test_accepted_formats_decode_to_bgr(fmt):
     assert decoded.bgr.flags["C_CONTIGUOUS"]
 
 
-def test_exif_orientation_is_applied():
+@pytest.mark.parametrize("fmt", ["JPEG", "HEIF"])  # HEIF: libheif applies the turn itself; it must not happen twice
+def test_exif_orientation_is_applied(fmt):
     image = Image.new("RGB", (80, 40), (0, 0, 0))
     image.paste((255, 255, 255), (0, 0, 20, 40))  # white stripe on the left of the stored pixels
     exif = Image.Exif()
     exif[0x0112] = 6  # the camera was turned: display rotated 90 degrees clockwise
-    decoded = load_image(encode(image, "JPEG", exif=exif.tobytes(), quality=95))
+    decoded = load_image(encode(image, fmt, exif=exif.tobytes(), quality=95))
     assert (decoded.width, decoded.height) == (40, 80)
     assert decoded.bgr.shape == (80, 40, 3)
     assert decoded.bgr[5, 20].mean() > 200 and decoded.bgr[75, 20].mean() < 50  # the stripe is now on top
