@@ -118,6 +118,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default="tiles", help="run name under --project")
     parser.add_argument("--epochs", type=int, default=13)
     parser.add_argument("--batch", type=int, default=HYPERPARAMETERS["batch"])
+    parser.add_argument("--lr0", type=float, default=HYPERPARAMETERS["lr0"], help="initial learning rate")
+    parser.add_argument("--close-mosaic", type=int, default=HYPERPARAMETERS["close_mosaic"],
+                        help="last epochs trained without mosaic")
     parser.add_argument("--warm", type=Path, help="warm-start .pt (built from mahjong-detector when missing)")
     parser.add_argument("--resume", type=Path, metavar="LAST_PT", help="continue a run from its weights/last.pt")
 
@@ -130,7 +133,8 @@ def run_from_args(args: argparse.Namespace) -> Path:
         return resume(args.resume)
     if args.data is None:
         raise ValueError("--data is required unless --resume is given")
-    return train(args.data, args.project, args.name, args.epochs, args.warm, args.extra_train, batch=args.batch)
+    return train(args.data, args.project, args.name, args.epochs, args.warm, args.extra_train,
+                 batch=args.batch, lr0=args.lr0, close_mosaic=args.close_mosaic)
 
 
 def main(argv: list[str] | None = None) -> None:
