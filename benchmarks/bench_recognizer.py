@@ -93,12 +93,13 @@ def main() -> int:
     photos = [(image.name, image.read_bytes(), label) for image, label in pairs]
     recognizer = Recognizer(detector=Detector(args.model, threads=args.threads))
     peer = None if args.no_peer else Peer()
-    if peer is not None:  # the peer makes its session lazily with onnxruntime's defaults; give it the same threads
+    if peer is not None:  # the peer makes its session lazily with onnxruntime's defaults; give it our settings
         import onnxruntime as ort
 
         peer_predict = peer._predict
         options = ort.SessionOptions()
         options.intra_op_num_threads = args.threads
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         peer_predict.threadlocal.session = ort.InferenceSession(str(peer_predict.model_path), options,
                                                                 providers=["CPUExecutionProvider"])
 

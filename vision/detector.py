@@ -123,6 +123,10 @@ class Detector:
         options.intra_op_num_threads = threads or int(os.environ.get(THREADS_ENV) or 0) or (os.cpu_count() or 1)
         options.inter_op_num_threads = 1
         options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        # Idle threads sleep rather than spin: on a machine whose cores are busy with other work, spinning threads
+        # starve the ones with work (measured: 2 threads 149 ms spinning, 82 ms not, with one core taken by
+        # another process; see benchmarks/README.md, "Recognizer").
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         try:
             self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         except Exception as err:  # noqa: BLE001 - onnxruntime raises several unrelated types for a bad file
