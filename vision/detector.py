@@ -32,9 +32,10 @@ MODEL_ENV = "MJLENS_MODEL"
 THREADS_ENV = "MJLENS_THREADS"
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "mjlens-tiles.onnx"
 
-#: Decoding settings. ``conf`` was chosen on hk-photos ``valid`` (see benchmarks/README.md, "Recognizer"):
-#: the threshold with the best whole-photo exact rate, tile accuracy breaking ties.
-DEFAULT_CONF = 0.35
+#: Decoding settings. ``conf`` was chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep`` for the shipped
+#: model (benchmarks/README.md, "Recognizer"): the best F1 of tile accuracy and precision among the thresholds
+#: within a point of the most photos exactly right.
+DEFAULT_CONF = 0.25
 NMS_IOU = 0.6  # same-class boxes overlapping more than this are one tile
 MERGE_IOU = 0.6  # boxes of different classes overlapping more than this are one tile read two ways
 ALT_IOU = 0.5  # anchors overlapping a kept box this much vote for its alternatives
