@@ -53,9 +53,19 @@ def rss_mib(pid: int) -> float | None:
     return None
 
 
-def baseline(model: Path, photos: list[bytes], threads: int, seconds: float, ort_threads: int | None) -> float:
+def cpu_s(pid: int) -> float | None:
+    """User + system CPU seconds a process has used (Linux /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def baseline(model: Path, photos: list[bytes], threads: int, seconds: float,
+             ort_threads: int | None) -> tuple[float, float]:
     """Photos per second of the in-process recognizer driven by ``threads`` threads, each inference using
-    ``ort_threads`` onnxruntime threads (None: the detector's default, every core)."""
+    ``ort_threads`` onnxruntime threads (None: the detector's default, every core), and CPU ms per photo."""
     from vision.detector import Detector
     from vision.recognize import Recognizer
 
@@ -71,10 +81,11 @@ def baseline(model: Path, photos: list[bytes], threads: int, seconds: float, ort
             done[k] += 1
             i += 1
 
-    start = time.perf_counter()
+    start, cpu0 = time.perf_counter(), time.process_time()
     with ThreadPoolExecutor(threads) as pool:
         list(pool.map(loop, range(threads)))
-    return sum(done) / (time.perf_counter() - start)
+    cpu = time.process_time() - cpu0
+    return sum(done) / (time.perf_counter() - start), 1000 * cpu / max(1, sum(done))
 
 
 def free_port() -> int:
@@ -100,8 +111,9 @@ def start_server(model: Path, port: int, env: dict[str, str]) -> subprocess.Pope
     raise SystemExit("the server did not become ready in 120 s")
 
 
-def load(url: str, photos: list[bytes], clients: int, seconds: float) -> dict:
-    """``clients`` closed-loop clients for ``seconds``: statuses, latencies of the 200s and of the 503s."""
+def load(url: str, photos: list[bytes], clients: int, seconds: float, server_pid: int) -> dict:
+    """``clients`` closed-loop clients for ``seconds``: statuses, latencies of the 200s and of the 503s, and the
+    CPU the server and the clients (this process) used, which share the machine's cores."""
     lock = threading.Lock()
     statuses: Counter = Counter()
     ok_latency: list[float] = []
@@ -126,13 +138,15 @@ def load(url: str, photos: list[bytes], clients: int, seconds: float) -> dict:
                     (ok_latency if status == 200 else busy_latency if status == 503 else []).append(elapsed)
                 i += 1
 
-    start = time.perf_counter()
+    start, client_cpu0, server_cpu0 = time.perf_counter(), time.process_time(), cpu_s(server_pid)
     threads = [threading.Thread(target=client, args=(k,)) for k in range(clients)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
     wall = time.perf_counter() - start
+    client_cpu = time.process_time() - client_cpu0
+    server_cpu = (cpu_s(server_pid) or 0) - (server_cpu0 or 0) if server_cpu0 is not None else None
     return {
         "clients": clients, "seconds": round(wall, 1), "requests": sum(statuses.values()),
         "ok": statuses[200], "throughput_per_s": round(statuses[200] / wall, 2),
@@ -141,6 +155,9 @@ def load(url: str, photos: list[bytes], clients: int, seconds: float) -> dict:
         "busy_503": statuses[503], "busy_p99_s": round(percentile(busy_latency, 0.99) or 0, 3),
         "server_errors_5xx": sum(n for s, n in statuses.items() if s >= 500 and s != 503),
         "transport_errors": statuses[0],
+        "server_cpu_ms_per_ok": round(1000 * server_cpu / max(1, statuses[200]), 1) if server_cpu is not None else None,
+        "client_cpu_cores": round(client_cpu / wall, 2), "server_cpu_cores": round(server_cpu / wall, 2)
+        if server_cpu is not None else None,
         "statuses": {str(k): v for k, v in sorted(statuses.items())},
     }
 
@@ -177,8 +194,11 @@ def main(argv: list[str] | None = None) -> int:
                     "model": args.model.name, "photos": [p.name for p in args.photo],
                     "workers": args.workers, "threads": threads, "queue_size": args.queue_size}
     # the service's own configuration, in-process; and the recognizer as `mjlens recognize` runs it
-    report["baseline_per_s"] = round(baseline(args.model, photos, args.workers, args.baseline_s, threads), 2)
-    report["baseline_single_call_per_s"] = round(baseline(args.model, photos, 1, args.baseline_s / 2, None), 2)
+    rate, cpu_ms = baseline(args.model, photos, args.workers, args.baseline_s, threads)
+    report["baseline_per_s"], report["baseline_cpu_ms_per_photo"] = round(rate, 2), round(cpu_ms, 1)
+    rate, cpu_ms = baseline(args.model, photos, 1, args.baseline_s / 2, None)
+    report["baseline_single_call_per_s"] = round(rate, 2)
+    report["baseline_single_call_cpu_ms_per_photo"] = round(cpu_ms, 1)
 
     port = free_port()
     server = start_server(args.model, port, env)
@@ -188,9 +208,9 @@ def main(argv: list[str] | None = None) -> int:
             for photo in photos:
                 http.post(url, files={"image": ("warm.jpg", photo, "image/jpeg")})
         report["server_rss_mib_before"] = rss_mib(server.pid)
-        report["load"] = load(url, photos, args.clients, args.duration)
+        report["load"] = load(url, photos, args.clients, args.duration, server.pid)
         report["server_rss_mib_after"] = rss_mib(server.pid)
-        report["overload"] = load(url, photos, overload, args.overload_s)
+        report["overload"] = load(url, photos, overload, args.overload_s, server.pid)
         report["server_rss_mib_after_overload"] = rss_mib(server.pid)
     finally:
         server.terminate()
@@ -215,6 +235,9 @@ def main(argv: list[str] | None = None) -> int:
               f"5xx {lo['server_errors_5xx']}, 503 {lo['busy_503']}")
         print(f"overload, {ov['clients']} clients, {ov['seconds']} s: {ov['throughput_per_s']}/s, p99 {ov['p99_s']} s, "
               f"503 {ov['busy_503']} (p99 {ov['busy_p99_s']} s), other 5xx {ov['server_errors_5xx']}")
+        print(f"CPU per photo: {report['baseline_cpu_ms_per_photo']} ms in-process, "
+              f"{lo['server_cpu_ms_per_ok']} ms in the server; the clients used {lo['client_cpu_cores']} cores, "
+              f"the server {lo['server_cpu_cores']}")
         print(f"server memory: {report['server_rss_mib_before']} MiB before, {report['server_rss_mib_after']} MiB "
               f"after, {report['server_rss_mib_after_overload']} MiB after overload")
         print("goals: " + ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in report["goal"].items()))
