@@ -338,7 +338,11 @@ def test_full_queue_answers_503_with_retry_after():
         async with httpx.AsyncClient(transport=transport, base_url="http://t") as c:
             held = [asyncio.create_task(c.post("/v1/recognize", files=upload(photo))) for _ in range(2)]
             await asyncio.to_thread(blocking.started.acquire, True, 10)  # one runs, one waits in the queue
-            await asyncio.sleep(0.05)
+            for _ in range(500):
+                if app.state.pool.in_flight == 2:
+                    break
+                await asyncio.sleep(0.01)
+            assert app.state.pool.in_flight == 2
             refused = await c.post("/v1/recognize", files=upload(photo))
             scoring = await c.post("/v1/score", json={"rules": "poker", "hand": WINNING_HAND})
             blocking.release.set()
