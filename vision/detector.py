@@ -35,7 +35,7 @@ DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "mjlens-tiles.o
 #: Decoding settings. ``conf`` was chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep`` for the shipped
 #: model (benchmarks/README.md, "Recognizer"): the best F1 of tile accuracy and precision among the thresholds
 #: within a point of the most photos exactly right.
-DEFAULT_CONF = 0.25
+DEFAULT_CONF = 0.2
 NMS_IOU = 0.6  # same-class boxes overlapping more than this are one tile
 MERGE_IOU = 0.6  # boxes of different classes overlapping more than this are one tile read two ways
 ALT_IOU = 0.5  # anchors overlapping a kept box this much vote for its alternatives
