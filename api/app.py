@@ -15,9 +15,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path, PurePath
 from typing import Annotated, Any, Literal
 
+import swagger_ui_bundle
 from fastapi import APIRouter, Body, Depends, FastAPI, File, Form, Request, UploadFile
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from fastapi.security import APIKeyHeader
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
@@ -123,7 +125,7 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
         app.state.pool.shutdown()
 
     app = FastAPI(
-        title="mjlens", version="1.0", lifespan=lifespan,
+        title="mjlens", version="1.0", lifespan=lifespan, docs_url=None,
         summary="Score a mahjong hand from a photo: tile recognition and itemized scoring.",
     )
     app.state.settings = settings
@@ -144,6 +146,16 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
     app.include_router(_health_router())
     app.include_router(_v1_router(settings), prefix="/v1")
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    # Swagger UI from a local copy, so /docs works on a LAN without internet like the page at /
+    app.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-assets")
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url=app.openapi_url or "/openapi.json", title="mjlens API",
+            swagger_js_url="/docs-assets/swagger-ui-bundle.js", swagger_css_url="/docs-assets/swagger-ui.css",
+            swagger_favicon_url="/docs-assets/favicon-32x32.png",
+        )
 
     @app.get("/", include_in_schema=False)
     async def page() -> FileResponse:
