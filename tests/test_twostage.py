@@ -1,0 +1,184 @@
+"""Two-stage reading: tile crops, the ONNX crop classifier runtime, and the detector + classifier reader."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from test_detector import anchor, tiny_model
+
+from scoring.tiles import DETECTOR_CLASSES
+from vision.classifier import CLASSIFIER_ENV, CropClassifier
+from vision.detector import Detector, ModelError
+from vision.recognize import Recognizer
+from vision.tilecrop import PAD_VALUE, crop_tiles
+from vision.train.crops import jittered, write_crops
+from vision.twostage import TwoStageDetector, load_tile_reader
+
+# ultralytics names a classifier's classes in its folders' sorted order, not the detector's
+FOLDER_ORDER = sorted(DETECTOR_CLASSES)
+
+
+def tiny_classifier(path: Path, bright: str = "3m", dark: str = "1m", runner_up: str = "4m", size: int = 16) -> Path:
+    """An ONNX 'classifier' reading only a crop's mean brightness: bright crops are ``bright`` (``runner_up``
+    second), dark ones ``dark``. Its classes are in folder order, as ultralytics exports them."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    weight = np.zeros((1, len(FOLDER_ORDER)), np.float32)
+    bias = np.zeros(len(FOLDER_ORDER), np.float32)
+    weight[0, FOLDER_ORDER.index(bright)] = 40.0
+    weight[0, FOLDER_ORDER.index(runner_up)] = 38.0
+    bias[FOLDER_ORDER.index(dark)] = 10.0
+    nodes = [
+        helper.make_node("ReduceMean", ["images"], ["mean"], axes=[1, 2, 3], keepdims=1),
+        helper.make_node("Flatten", ["mean"], ["flat"], axis=1),
+        helper.make_node("MatMul", ["flat", "weight"], ["scaled"]),
+        helper.make_node("Add", ["scaled", "bias"], ["logits"]),
+        helper.make_node("Softmax", ["logits"], ["output0"], axis=1),
+    ]
+    graph = helper.make_graph(
+        nodes, "tiny-cls", [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["batch", 3, size, size])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, ["batch", len(FOLDER_ORDER)])],
+        [numpy_helper.from_array(weight, "weight"), numpy_helper.from_array(bias, "bias")])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    entry = model.metadata_props.add()
+    entry.key, entry.value = "names", str(dict(enumerate(FOLDER_ORDER)))
+    onnx.save(model, str(path))
+    return path
+
+
+@pytest.fixture
+def photo():
+    """A 128x128 photo: a white tile on the left half, a black one on the right, grey elsewhere."""
+    bgr = np.full((128, 128, 3), 90, np.uint8)
+    bgr[40:80, 10:40] = 255
+    bgr[40:80, 80:110] = 0
+    return bgr
+
+
+# -- crops -----------------------------------------------------------------------------------------------------------
+
+
+def test_crop_keeps_the_aspect_on_a_grey_square():
+    bgr = np.full((100, 200, 3), 255, np.uint8)
+    (crop,) = crop_tiles(bgr, [(50, 10, 80, 70)], size=64, margin=0.0)  # a 30 x 60 portrait tile
+    assert crop.shape == (64, 64, 3)
+    assert (crop[:, 32] == 255).all()  # the tile fills the height
+    assert (crop[:, :8] == PAD_VALUE).all() and (crop[:, -8:] == PAD_VALUE).all()  # grey beside it
+
+
+def test_crop_beyond_the_photo_is_padded_and_degenerate_boxes_do_not_fail():
+    bgr = np.full((50, 50, 3), 255, np.uint8)
+    edge, empty, outside = crop_tiles(bgr, [(-25, 0, 25, 50), (10, 10, 10, 10), (500, 500, 520, 530)], size=32,
+                                      margin=0.0)
+    assert (edge[:, :16] == PAD_VALUE).all() and (edge[:, 17:] == 255).all()
+    assert empty.shape == outside.shape == (32, 32, 3) and (outside == PAD_VALUE).all()
+
+
+def test_jitter_moves_each_edge_a_little_and_is_seeded():
+    box = (100.0, 100.0, 130.0, 140.0)
+    a = jittered(box, np.random.default_rng(3))
+    assert a == jittered(box, np.random.default_rng(3)) and a != box
+    assert all(abs(p - q) <= 0.08 * 40 for p, q in zip(a, box, strict=True))
+
+
+def test_write_crops_files_each_tile_under_its_code(tmp_path, photo):
+    images = tmp_path / "set/images"
+    labels = tmp_path / "set/labels"
+    images.mkdir(parents=True)
+    labels.mkdir(parents=True)
+    cv2.imwrite(str(images / "a.png"), photo)
+    (labels / "a.txt").write_text("2 0.1953 0.4688 0.2344 0.3125\n27 0.7422 0.4688 0.2344 0.3125\n")
+    counts = write_crops([images / "a.png"], list(DETECTOR_CLASSES), tmp_path / "crops", copies=2, jitter=0.05)
+    assert counts == {"3m": 2, "1z": 2}
+    assert len(list((tmp_path / "crops/3m").glob("*.png"))) == 2
+    assert cv2.imread(str(next((tmp_path / "crops/1z").glob("*.png")))).shape == (64, 64, 3)
+
+
+# -- classifier runtime ----------------------------------------------------------------------------------------------
+
+
+def test_classifier_columns_follow_the_detector_order(tmp_path, photo):
+    classifier = CropClassifier(tiny_classifier(tmp_path / "cls.onnx"), threads=1)
+    probs = classifier.probabilities(photo, [(10, 40, 40, 80), (80, 40, 110, 80)])
+    assert probs.shape == (2, len(DETECTOR_CLASSES))
+    assert DETECTOR_CLASSES[probs[0].argmax()] == "3m" and DETECTOR_CLASSES[probs[1].argmax()] == "1m"
+    assert probs.sum(axis=1) == pytest.approx([1.0, 1.0], abs=1e-4)
+    assert classifier.probabilities(photo, []).shape == (0, len(DETECTOR_CLASSES))
+
+
+def test_many_crops_run_in_batches(tmp_path, photo):
+    classifier = CropClassifier(tiny_classifier(tmp_path / "cls.onnx"), threads=1)
+    probs = classifier.probabilities(photo, [(10, 40, 40, 80)] * 70)
+    assert (probs.argmax(axis=1) == DETECTOR_CLASSES.index("3m")).all()
+
+
+def test_a_detector_or_a_missing_file_is_not_a_classifier(tmp_path):
+    detector = tiny_model(tmp_path / "det.onnx", [anchor(0, 0, 5, 5, t1m=0.9)], list(DETECTOR_CLASSES))
+    with pytest.raises(ModelError) as err:
+        CropClassifier(detector)
+    assert err.value.code == "model_invalid"
+    with pytest.raises(ModelError) as err:
+        CropClassifier(tmp_path / "nothing.onnx")
+    assert err.value.code == "model_missing"
+
+
+# -- the two stages together -----------------------------------------------------------------------------------------
+
+# detector input 64x64, the 128x128 photo at scale 0.5: the white tile at 5..20 x 20..40, the black one at 40..55
+ROWS = [anchor(5, 20, 20, 40, t9p=0.9), anchor(40, 20, 55, 40, t9p=0.8)]
+
+
+@pytest.fixture
+def reader(tmp_path):
+    detector = Detector(tiny_model(tmp_path / "det.onnx", ROWS, list(DETECTOR_CLASSES)), threads=1)
+    return TwoStageDetector(detector, CropClassifier(tiny_classifier(tmp_path / "cls.onnx"), threads=1))
+
+
+def test_boxes_from_the_detector_codes_from_the_classifier(reader, photo):
+    tiles = sorted(reader.detect(photo), key=lambda d: d.box[0])
+    assert [t.code for t in tiles] == ["3m", "1m"]
+    assert tiles[0].box == pytest.approx((10, 40, 40, 80))
+    assert tiles[0].alternatives[0][0] == "4m"  # the classifier's runner-up
+    assert 0.5 < tiles[0].confidence <= 1.0
+
+
+def test_eval_candidates_offer_the_top_readings_of_each_box(reader, photo):
+    candidates, operating = reader.detect_for_eval(photo)
+    assert sorted(d.code for d in operating) == ["1m", "3m"]
+    assert len(candidates) == 6 and {d.code for d in candidates} >= {"3m", "4m", "1m"}
+    best = max(candidates, key=lambda d: d.confidence)
+    assert best.confidence <= 0.9 + 1e-6  # box confidence x class probability
+
+
+def test_recognizer_reads_through_both_stages(reader, photo):
+    ok, data = cv2.imencode(".png", photo)
+    result = Recognizer(detector=reader).recognize(data.tobytes(), "two.png")
+    assert [t["code"] for t in result["tiles"]] == ["3m", "1m"]
+
+
+def test_loader_pairs_the_shipped_classifier_only_with_the_shipped_detector(tmp_path, monkeypatch):
+    detector = tiny_model(tmp_path / "det.onnx", ROWS, list(DETECTOR_CLASSES))
+    classifier = tiny_classifier(tmp_path / "cls.onnx")
+    monkeypatch.delenv(CLASSIFIER_ENV, raising=False)
+    assert isinstance(load_tile_reader(detector, threads=1), Detector)
+    assert isinstance(load_tile_reader(detector, classifier=classifier, threads=1), TwoStageDetector)
+    assert isinstance(load_tile_reader(detector, classifier="none", threads=1), Detector)
+    monkeypatch.setenv(CLASSIFIER_ENV, str(classifier))
+    assert isinstance(load_tile_reader(detector, threads=1), TwoStageDetector)
+    monkeypatch.setenv(CLASSIFIER_ENV, "none")
+    assert isinstance(load_tile_reader(detector, threads=1), Detector)
+
+
+def test_cli_names_a_missing_classifier_with_exit_2(tmp_path, capsys):
+    from api.cli import main
+
+    detector = tiny_model(tmp_path / "det.onnx", ROWS, list(DETECTOR_CLASSES))
+    photo_path = tmp_path / "p.png"
+    cv2.imwrite(str(photo_path), np.zeros((32, 32, 3), np.uint8))
+    code = main(["recognize", str(photo_path), "--model", str(detector), "--classifier", str(tmp_path / "x.onnx")])
+    assert code == 2 and "crop classifier" in capsys.readouterr().err

@@ -1,0 +1,91 @@
+"""The crop classifier at run time: a YOLO classification model exported to ONNX, run with onnxruntime.
+
+It reads one tile per crop (``vision.tilecrop``) and answers a probability per class. Class names come from the
+ONNX metadata and are mapped onto the detector's class order, so both stages speak the same codes.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnxruntime as ort
+
+from scoring.tiles import DETECTOR_CLASSES
+
+from .detector import DEFAULT_MODEL, THREADS_ENV, ModelError, class_names_from_metadata
+from .tilecrop import CROP_SIZE, crop_tiles
+
+CLASSIFIER_ENV = "MJLENS_CLASSIFIER"  # a path, or "none" to read tiles with the detector alone
+DEFAULT_CLASSIFIER = Path(__file__).resolve().parents[1] / "models" / "mjlens-tile-crops.onnx"
+BATCH = 32  # crops per run: a table photo can hold 140 tiles, a batch this size keeps memory flat
+
+
+def default_classifier_path(detector_path: Path) -> Path | None:
+    """``MJLENS_CLASSIFIER`` when set (None for "none"); else the shipped classifier, when it is there and the
+    detector is the shipped one: the two are trained as a pair (the classifier learnt from crops cut the way the
+    shipped detector's boxes fall), so another detector runs alone unless a classifier is named."""
+    value = os.environ.get(CLASSIFIER_ENV)
+    if value:
+        return None if value.lower() == "none" else Path(value)
+    if DEFAULT_CLASSIFIER.is_file() and Path(detector_path).resolve() == DEFAULT_MODEL.resolve():
+        return DEFAULT_CLASSIFIER
+    return None
+
+
+class CropClassifier:
+    """One ONNX tile-crop classifier. Thread-safe like the detector."""
+
+    def __init__(self, model_path: str | os.PathLike, *, threads: int | None = None):
+        path = Path(model_path)
+        if not path.is_file():
+            raise ModelError("model_missing", f"the crop classifier {path} is missing; set {CLASSIFIER_ENV} to "
+                                              "its path, or to none")
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads or int(os.environ.get(THREADS_ENV) or 0) or (os.cpu_count() or 1)
+        options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        try:
+            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception as err:  # noqa: BLE001 - onnxruntime raises several unrelated types for a bad file
+            raise ModelError("model_invalid", f"{path} is not an ONNX model onnxruntime can run: {err}") from None
+        model_input, output = self.session.get_inputs()[0], self.session.get_outputs()[0]
+        if len(model_input.shape) != 4 or len(output.shape) != 2 or not isinstance(output.shape[1], int):
+            raise ModelError("model_invalid", f"{path} is not a YOLO classifier (output {output.shape})")
+        self.path = path
+        self.input_name = model_input.name
+        metadata = self.session.get_modelmeta().custom_metadata_map
+        size = model_input.shape[2]
+        self.size = size if isinstance(size, int) else _trained_size(metadata)
+        self.fixed_batch = model_input.shape[0] if isinstance(model_input.shape[0], int) else None
+        names = class_names_from_metadata(metadata, output.shape[1])
+        # column j of the model's output is class column[j] of the detector's order
+        self.columns = np.array([DETECTOR_CLASSES.index(code) for code in names])
+
+    def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
+        """Class probabilities (len(boxes) x len(DETECTOR_CLASSES)) of the tiles at ``boxes`` (pixels of ``bgr``)."""
+        result = np.zeros((len(boxes), len(DETECTOR_CLASSES)), dtype=np.float32)
+        if not len(boxes):
+            return result
+        crops = crop_tiles(bgr, boxes, self.size)
+        step = self.fixed_batch or BATCH
+        for start in range(0, len(crops), step):
+            chunk = crops[start:start + step]
+            blob = cv2.dnn.blobFromImages(chunk, scalefactor=1 / 255.0, swapRB=True)
+            if self.fixed_batch and len(chunk) < self.fixed_batch:
+                blob = np.concatenate([blob, np.zeros((self.fixed_batch - len(chunk), *blob.shape[1:]), blob.dtype)])
+            probs = self.session.run(None, {self.input_name: blob})[0][: len(chunk)]
+            result[start:start + len(chunk)][:, self.columns] = probs
+        return result
+
+
+def _trained_size(metadata: dict[str, str]) -> int:
+    """The crop size a model with a dynamic input was trained at (ultralytics writes ``imgsz`` as "[64, 64]")."""
+    try:
+        return int(ast.literal_eval(metadata.get("imgsz", "None"))[0])
+    except (ValueError, SyntaxError, TypeError, IndexError):
+        return CROP_SIZE

@@ -1,0 +1,84 @@
+"""Tile crops for the crop classifier: a YOLO detection dataset -> an image-folder classification dataset.
+
+The second stage of the recognizer reads one tile at a time from a crop around the detector's box. Its training
+crops are cut the same way the runtime cuts them (:func:`vision.tilecrop.crop_tiles`), from the labelled boxes,
+with the boxes jittered a little on the training side because the detector's boxes are never exactly the label's.
+
+Layout written (ultralytics' classification format): ``OUT/train/<code>/*.png`` and ``OUT/val/<code>/*.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.evaluate import images_of, label_path, read_labels
+from vision.tilecrop import crop_tiles
+
+JITTER = 0.08  # box edges moved by up to this fraction of the box's size: about how far the detector's boxes stray
+
+
+def jittered(box: tuple[float, float, float, float], rng: np.random.Generator, amount: float = JITTER
+             ) -> tuple[float, float, float, float]:
+    """The box with each edge moved independently by up to ``amount`` of the box's width or height."""
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    dx1, dx2 = rng.uniform(-amount, amount, 2) * w
+    dy1, dy2 = rng.uniform(-amount, amount, 2) * h
+    return x1 + dx1, y1 + dy1, x2 + dx2, y2 + dy2
+
+
+def write_crops(images: list[Path], codes: list[str], out: Path, copies: int = 1, jitter: float = 0.0,
+                seed: int = 0, prefix: str = "") -> Counter:
+    """Cut every labelled tile of ``images`` into ``out/<code>/``; ``copies`` jittered crops per tile."""
+    rng = np.random.default_rng(seed)
+    counts: Counter = Counter()
+    for image_path in images:
+        bgr = cv2.imread(str(image_path))
+        if bgr is None:
+            continue
+        height, width = bgr.shape[:2]
+        labels = read_labels(label_path(image_path), codes, width, height)
+        for copy in range(copies):
+            boxes = [jittered(label.box, rng, jitter) if jitter else label.box for label in labels]
+            for index, (label, crop) in enumerate(zip(labels, crop_tiles(bgr, boxes), strict=True)):
+                folder = out / label.code
+                folder.mkdir(parents=True, exist_ok=True)
+                cv2.imwrite(str(folder / f"{prefix}{image_path.stem}-{index}-{copy}.png"), crop)
+                counts[label.code] += 1
+    return counts
+
+
+def main(argv: list[str] | None = None) -> None:
+    from vision.evaluate import read_dataset
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("data", type=Path, help="YOLO data.yaml of the real photos (train and val splits)")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--extra-train", type=Path, action="append", default=[],
+                        help="more training images (an images/ folder with labels/ beside it); repeatable")
+    parser.add_argument("--extra-limit", type=int, default=0, help="use at most this many extra images (0: all)")
+    parser.add_argument("--copies", type=int, default=3, help="jittered crops per training tile")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+
+    codes, train_pairs = read_dataset(args.data, "train")
+    _, val_pairs = read_dataset(args.data, "val")
+    train = write_crops([image for image, _ in train_pairs], codes, args.out / "train", args.copies, JITTER,
+                        args.seed)
+    for extra in args.extra_train:
+        images = images_of(extra)
+        if args.extra_limit:
+            images = images[: args.extra_limit]
+        train += write_crops(images, codes, args.out / "train", 1, JITTER, args.seed + 1,
+                             prefix=f"{extra.parent.name}-")
+    val = write_crops([image for image, _ in val_pairs], codes, args.out / "val")
+    print(f"train crops {sum(train.values())} ({len(train)} classes), val crops {sum(val.values())}")
+
+
+if __name__ == "__main__":
+    main()

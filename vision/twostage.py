@@ -1,0 +1,99 @@
+"""Two-stage tile reading: the detector finds the tiles, the crop classifier names them.
+
+``TwoStageDetector`` has the detector's interface (``detect``, ``detect_for_eval``, ``input_size``, ``names``), so
+the recognizer, ``mjlens eval`` and the service use either without knowing which. The detector's own class scores
+are kept only to decide *where* the tiles are; each kept box is then read from its crop, and the classifier's
+runner-ups become the tile's ``alternatives``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from scoring.tiles import DETECTOR_CLASSES
+
+from .classifier import CropClassifier, default_classifier_path
+from .detection import Detection
+from .detector import ALT_FLOOR, TOP_K, Detector, decode
+
+EVAL_CANDIDATES = 100  # boxes per photo read for mAP (a tray photo holds about 40 tiles)
+EVAL_READINGS = 3  # readings per box offered to mAP, each scored box confidence x class probability
+
+
+class TwoStageDetector:
+    """A detector for boxes and a crop classifier for codes."""
+
+    def __init__(self, detector: Detector, classifier: CropClassifier):
+        self.detector = detector
+        self.classifier = classifier
+        self.names = DETECTOR_CLASSES
+        self.path = detector.path
+
+    @property
+    def input_size(self) -> int:
+        return self.detector.input_size
+
+    @property
+    def conf(self) -> float:
+        return self.detector.conf
+
+    @property
+    def merge_iou(self) -> float:
+        return self.detector.merge_iou
+
+    def read(self, bgr: np.ndarray, detections: Sequence[Detection], pixel_scale: float = 1.0) -> list[Detection]:
+        """The same boxes, each named by the classifier: code, probability, runner-up codes."""
+        if not detections:
+            return []
+        boxes = [tuple(v * pixel_scale for v in d.box) for d in detections]
+        probs = self.classifier.probabilities(bgr, boxes)
+        read = []
+        for detection, row in zip(detections, probs, strict=True):
+            order = np.argsort(-row)
+            alternatives = tuple((self.names[c], float(row[c])) for c in order[1:TOP_K + 1] if row[c] >= ALT_FLOOR)
+            read.append(replace(detection, code=self.names[order[0]], confidence=float(row[order[0]]),
+                                alternatives=alternatives))
+        return read
+
+    def detect(self, bgr: np.ndarray, pixel_scale: float = 1.0, *, conf: float | None = None) -> list[Detection]:
+        return self.read(bgr, self.detector.detect(bgr, pixel_scale, conf=conf), pixel_scale)
+
+    def detect_for_eval(self, bgr: np.ndarray, low_conf: float = 0.001) -> tuple[list[Detection], list[Detection]]:
+        """Candidates for mAP: the best ``EVAL_CANDIDATES`` boxes (one per tile), each offered under its top
+        ``EVAL_READINGS`` codes scored box confidence x probability; the operating reading as ``detect``."""
+        boxes, scores = self.detector.raw(bgr)
+        located = decode(boxes, scores, self.detector.names, conf=low_conf, nms_iou=self.detector.nms_iou,
+                         merge_iou=self.detector.merge_iou, top_k=0, max_det=EVAL_CANDIDATES)
+        probs = self.classifier.probabilities(bgr, [d.box for d in located])
+        candidates = []
+        for detection, row in zip(located, probs, strict=True):
+            for c in np.argsort(-row)[:EVAL_READINGS]:
+                candidates.append(replace(detection, code=self.names[c],
+                                          confidence=float(detection.confidence * row[c]), alternatives=()))
+        operating = decode(boxes, scores, self.detector.names, conf=self.detector.conf,
+                           nms_iou=self.detector.nms_iou, merge_iou=self.detector.merge_iou)
+        return candidates, self.read(bgr, operating)
+
+
+def load_tile_reader(model_path: str | os.PathLike | None = None, *, classifier: str | os.PathLike | None = None,
+                     threads: int | None = None, conf: float | None = None,
+                     input_size: int | None = None) -> Detector | TwoStageDetector:
+    """The product's tile reader: the detector, joined by the crop classifier when one is configured.
+
+    ``classifier``: a path, "none" for the detector alone, or None for the default (``MJLENS_CLASSIFIER``, else
+    the shipped ``models/mjlens-tile-crops.onnx`` with the shipped detector).
+    """
+    detector = Detector(model_path, threads=threads, input_size=input_size,
+                        **({} if conf is None else {"conf": conf}))
+    if classifier is None:
+        path = default_classifier_path(detector.path)
+    else:
+        path = None if str(classifier).lower() == "none" else Path(classifier)
+    if path is None:
+        return detector
+    return TwoStageDetector(detector, CropClassifier(path, threads=threads))
