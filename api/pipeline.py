@@ -30,12 +30,12 @@ def load_recognizer(model: Path, threads: int | None = None) -> tuple[Recognizer
     if not Path(model).is_file():
         return None, f"model file {Path(model).name} is not present"
     try:
-        from vision.detector import Detector
         from vision.recognize import Recognizer
+        from vision.twostage import load_tile_reader
     except ImportError as err:
         return None, f"the recognizer is not available in this build ({err})"
     try:
-        return Recognizer(model, detector=Detector(model, threads=threads)), None
+        return Recognizer(model, detector=load_tile_reader(model, threads=threads)), None
     except Exception as err:  # noqa: BLE001 - a bad model file must not stop the scoring service
         log.exception("the detector could not be loaded")
         return None, f"the detector could not be loaded: {type(err).__name__}: {err}"

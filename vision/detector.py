@@ -36,6 +36,8 @@ DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "mjlens-tiles.o
 #: model (benchmarks/README.md, "Recognizer"): the best F1 of tile accuracy and precision among the thresholds
 #: within a point of the most photos exactly right.
 DEFAULT_CONF = 0.2
+#: Longest side of the model input for a model exported with a dynamic input (a fixed-shape model uses its own).
+DEFAULT_INPUT_SIZE = 640
 NMS_IOU = 0.6  # same-class boxes overlapping more than this are one tile
 MERGE_IOU = 0.6  # boxes of different classes overlapping more than this are one tile read two ways
 ALT_IOU = 0.5  # anchors overlapping a kept box this much vote for its alternatives
@@ -114,7 +116,7 @@ class Detector:
         nms_iou: float = NMS_IOU,
         merge_iou: float = MERGE_IOU,
         threads: int | None = None,
-        input_size: int = 640,
+        input_size: int | None = None,
     ):
         path = Path(model_path) if model_path else default_model_path()
         if not path.is_file():
@@ -140,7 +142,7 @@ class Detector:
         self.input_name = model_input.name
         height, width = model_input.shape[2], model_input.shape[3]
         self.fixed_shape = (height, width) if isinstance(height, int) and isinstance(width, int) else None
-        self.input_size = max(self.fixed_shape) if self.fixed_shape else input_size
+        self.input_size = max(self.fixed_shape) if self.fixed_shape else (input_size or DEFAULT_INPUT_SIZE)
         channels = output.shape[1]
         if isinstance(channels, int):
             num_classes = channels - 4

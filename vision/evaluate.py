@@ -101,13 +101,13 @@ def read_dataset(data_yaml: str | Path, split: str = "val") -> tuple[list[str], 
     sources = spec[key] if isinstance(spec[key], list) else [spec[key]]
     images: list[Path] = []
     for source in sources:
-        images.extend(_images_of(root / str(source)))
+        images.extend(images_of(root / str(source)))
     if not images:
         raise EvalError(f"the {split!r} split of {data_yaml} holds no images")
-    return codes, [(image, _label_path(image)) for image in images]
+    return codes, [(image, label_path(image)) for image in images]
 
 
-def _images_of(source: Path) -> list[Path]:
+def images_of(source: Path) -> list[Path]:
     if source.is_dir():
         return sorted(p for p in source.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
     if source.suffix == ".txt" and source.is_file():  # a list of image paths, relative to the list's folder
@@ -116,7 +116,7 @@ def _images_of(source: Path) -> list[Path]:
     raise EvalError(f"{source} is neither an image folder nor a list of images")
 
 
-def _label_path(image: Path) -> Path:
+def label_path(image: Path) -> Path:
     """ultralytics' rule: the last ``images`` folder of the path becomes ``labels``, the suffix ``.txt``."""
     parts = list(image.parts)
     for i in range(len(parts) - 2, -1, -1):
@@ -173,23 +173,28 @@ def sweep(
     split: str = "val",
     progress: Callable[[Iterable], Iterable] | None = None,
 ) -> list[dict[str, Any]]:
-    """The operating figures at each confidence threshold (and cross-class merge IoU), from one model run per
-    photo: how ``DEFAULT_CONF`` is chosen. ``detector`` is a ``vision.detector.Detector``."""
+    """The operating figures at each confidence threshold (and cross-class merge IoU), from one detector run per
+    photo: how ``DEFAULT_CONF`` is chosen. ``detector`` is a ``vision.detector.Detector`` or a two-stage reader
+    (its boxes are then read by the crop classifier at each setting)."""
     codes, pairs = read_dataset(data_yaml, split)
+    boxes_of = getattr(detector, "detector", detector)  # the stage that finds the boxes
+    reader = getattr(detector, "read", None)
     floor = min(min(confs), ALT_FLOOR)
     cached = []
     for image_path, label_path in (progress or iter)(pairs):
         image = load_image(image_path.read_bytes())
-        boxes, scores = detector.raw(image.bgr)
+        boxes, scores = boxes_of.raw(image.bgr)
         keep = scores.max(axis=1) >= floor  # the anchors any of the thresholds can use
         cached.append((image_path.name, read_labels(label_path, codes, image.width, image.height),
-                       boxes[keep], scores[keep]))
+                       boxes[keep], scores[keep], image.bgr if reader else None))
     rows = []
     for merge_iou in merge_ious:
         for conf in confs:
-            samples = [Sample(name, labels, [], decode(boxes, scores, detector.names, conf=conf,
-                                                       nms_iou=detector.nms_iou, merge_iou=merge_iou))
-                       for name, labels, boxes, scores in cached]
+            samples = []
+            for name, labels, boxes, scores, bgr in cached:
+                found = decode(boxes, scores, boxes_of.names, conf=conf, nms_iou=boxes_of.nms_iou,
+                               merge_iou=merge_iou)
+                samples.append(Sample(name, labels, [], reader(bgr, found) if reader else found))
             report = evaluate_samples(samples, classes=list(dict.fromkeys(detector.names)))
             accuracy, precision = report["tile_accuracy"] or 0.0, report["tile_precision"] or 0.0
             f1 = 2 * accuracy * precision / (accuracy + precision) if accuracy + precision else 0.0

@@ -15,6 +15,7 @@ from typing import Any
 from .detection import Detection
 from .detector import Detector
 from .imageio import DecodedImage, ImageError, load_image
+from .twostage import TwoStageDetector, load_tile_reader
 
 NO_LAYOUT_WARNING = "the layout step is not available in this build: tiles are listed without a hand"
 NO_TILES_WARNING = "no tiles were found in the photo"
@@ -39,9 +40,11 @@ def reading_order(detections: Sequence[Detection]) -> list[Detection]:
 class Recognizer:
     """Reads mahjong tiles from photos with one loaded detector."""
 
-    def __init__(self, model_path: str | os.PathLike | None = None, *, detector: Detector | None = None,
-                 conf: float | None = None):
-        self.detector = detector or Detector(model_path, **({} if conf is None else {"conf": conf}))
+    def __init__(self, model_path: str | os.PathLike | None = None, *,
+                 detector: Detector | TwoStageDetector | None = None, conf: float | None = None,
+                 classifier: str | os.PathLike | None = None, input_size: int | None = None):
+        self.detector = detector or load_tile_reader(model_path, classifier=classifier, conf=conf,
+                                                     input_size=input_size)
         self._assemble = _layout_assembler()
 
     def decode(self, data: bytes) -> DecodedImage:

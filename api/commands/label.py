@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from ..cli import EXIT_OK, UsageError
-from .recognize import add_model_flags
+from .recognize import add_model_flags, check_model_flags
 
 
 def register(sub) -> None:
@@ -41,14 +41,15 @@ def register(sub) -> None:
 def load_recognizer(args):
     """The recognizer, each worker's inference given its share of the cores (all of them each would
     oversubscribe the CPU: see benchmarks/bench_service.py); a missing or bad model is exit 2."""
-    from vision.detector import Detector, ModelError
+    from vision.detector import ModelError
     from vision.recognize import Recognizer
+    from vision.twostage import load_tile_reader
 
-    if args.conf is not None and not 0.0 < args.conf < 1.0:
-        raise UsageError("--conf must be between 0 and 1")
+    check_model_flags(args)
     threads = int(os.environ.get("MJLENS_THREADS") or 0) or max(1, (os.cpu_count() or 1) // args.workers)
     try:
-        detector = Detector(args.model, threads=threads, **({} if args.conf is None else {"conf": args.conf}))
+        detector = load_tile_reader(args.model, classifier=args.classifier, threads=threads, conf=args.conf,
+                                    input_size=args.input_size)
     except ModelError as err:
         raise UsageError(err.message) from None
     return Recognizer(detector=detector)

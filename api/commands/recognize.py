@@ -20,10 +20,23 @@ def register(sub) -> None:
 
 
 def add_model_flags(parser) -> None:
-    """``--model`` and ``--conf``, shared with ``mjlens eval``."""
+    """``--model``, ``--conf``, ``--classifier`` and ``--input-size``, shared with ``mjlens eval``."""
     parser.add_argument("--model", metavar="PATH", help="the ONNX tile model (default: $MJLENS_MODEL, else "
                                                         "models/mjlens-tiles.onnx)")
     parser.add_argument("--conf", type=float, metavar="P", help="confidence threshold (default: the model's tuned one)")
+    parser.add_argument("--classifier", metavar="PATH", help="the ONNX crop classifier that names each tile, or none "
+                        "for the detector alone (default: $MJLENS_CLASSIFIER, else models/mjlens-tile-crops.onnx "
+                        "with the shipped detector)")
+    parser.add_argument("--input-size", type=int, metavar="PX", help="longest side of the detector's input, for a "
+                        "model exported with a dynamic input (default: the tuned one)")
+
+
+def check_model_flags(args) -> None:
+    """Refuse out-of-range ``--conf`` and ``--input-size`` (exit 2)."""
+    if args.conf is not None and not 0.0 < args.conf < 1.0:
+        raise UsageError("--conf must be between 0 and 1")
+    if args.input_size is not None and not 32 <= args.input_size <= 4096:
+        raise UsageError("--input-size must be between 32 and 4096 pixels")
 
 
 def load_recognizer(args):
@@ -31,10 +44,9 @@ def load_recognizer(args):
     from vision.detector import ModelError
     from vision.recognize import Recognizer
 
-    if args.conf is not None and not 0.0 < args.conf < 1.0:
-        raise UsageError("--conf must be between 0 and 1")
+    check_model_flags(args)
     try:
-        return Recognizer(args.model, conf=args.conf)
+        return Recognizer(args.model, conf=args.conf, classifier=args.classifier, input_size=args.input_size)
     except ModelError as err:
         raise UsageError(err.message) from None
 

@@ -1,8 +1,10 @@
-"""Export a trained checkpoint to the ONNX file the runtime serves (``models/mjlens-tiles.onnx``).
+"""Export a trained checkpoint to the ONNX file the runtime serves (``models/mjlens-tiles.onnx``, and the crop
+classifier ``models/mjlens-tile-crops.onnx``).
 
-Fixed 640x640 input, batch 1, opset 17, simplified with onnxslim when it is installed: the runtime
+The detector: fixed 640x640 input, batch 1, opset 17, simplified with onnxslim when it is installed: the runtime
 (``vision.detector``) letterboxes every photo to that size and reads the class names from the ONNX metadata,
-which ultralytics writes at export. The checkpoint shipped beside it (``models/mjlens-tiles.pt``, the warm start
+which ultralytics writes at export. The classifier: 64x64 crops with a dynamic batch (``--dynamic``), so one run
+reads every tile of a photo. The checkpoint shipped beside it (``models/mjlens-tiles.pt``, the warm start
 for further training) is stripped of its optimizer state. Neither file keeps the paths of the machine that trained
 it: ultralytics records them in its arguments and in the ONNX description.
 """
@@ -12,11 +14,15 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import shutil
+import tempfile
 from pathlib import Path
 
 OPSET = 17
 IMGSZ = 640
-DESCRIPTION = "mjlens tile detector: YOLO11n, 43 classes (see models/README.md)"
+DESCRIPTIONS = {
+    "detect": "mjlens tile detector: YOLO11n, 43 classes (see models/README.md)",
+    "classify": "mjlens tile-crop classifier: YOLO11n-cls, 43 classes (see models/README.md)",
+}
 
 
 def _without_paths(args: dict) -> dict:
@@ -48,24 +54,29 @@ def _clean_metadata(path: Path) -> None:
     import onnx
 
     model = onnx.load(str(path))
+    task = next((p.value for p in model.metadata_props if p.key == "task"), "detect")
     for prop in model.metadata_props:
         if prop.key == "description":
-            prop.value = DESCRIPTION
+            prop.value = DESCRIPTIONS.get(task, DESCRIPTIONS["detect"])
     onnx.save(model, str(path))
 
 
-def export(checkpoint: Path, out: Path, imgsz: int = IMGSZ, opset: int = OPSET) -> Path:
-    """Write ``checkpoint`` as ONNX to ``out`` (ultralytics exports next to the .pt; the file is then moved)."""
+def export(checkpoint: Path, out: Path, imgsz: int = IMGSZ, opset: int = OPSET, dynamic: bool = False) -> Path:
+    """Write ``checkpoint`` as ONNX to ``out`` (ultralytics exports next to the .pt; the file is then moved).
+    ``dynamic``: batch and input size left open."""
     from ultralytics import YOLO
 
     if not checkpoint.is_file():
         raise FileNotFoundError(f"no checkpoint at {checkpoint}")
     simplify = importlib.util.find_spec("onnxslim") is not None
-    written = YOLO(str(checkpoint)).export(
-        format="onnx", imgsz=imgsz, opset=opset, dynamic=False, simplify=simplify, half=False, batch=1, device="cpu"
-    )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    if Path(written).resolve() != out.resolve():
+    with tempfile.TemporaryDirectory() as work:  # ultralytics writes beside the .pt: never beside the shipped one
+        source = Path(work) / checkpoint.name
+        shutil.copyfile(checkpoint, source)
+        written = YOLO(str(source)).export(
+            format="onnx", imgsz=imgsz, opset=opset, dynamic=dynamic, simplify=simplify, half=False, batch=1,
+            device="cpu"
+        )
+        out.parent.mkdir(parents=True, exist_ok=True)
         shutil.move(written, out)
     _clean_metadata(out)
     return out
@@ -77,9 +88,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, default=Path("models/mjlens-tiles.onnx"))
     parser.add_argument("--imgsz", type=int, default=IMGSZ)
     parser.add_argument("--opset", type=int, default=OPSET)
+    parser.add_argument("--dynamic", action="store_true", help="dynamic batch and input size (the crop classifier)")
     parser.add_argument("--pt-out", type=Path, help="also write a stripped copy of the checkpoint here")
     args = parser.parse_args(argv)
-    print(export(args.checkpoint, args.out, args.imgsz, args.opset))
+    print(export(args.checkpoint, args.out, args.imgsz, args.opset, args.dynamic))
     if args.pt_out:
         print(package_checkpoint(args.checkpoint, args.pt_out))
 
