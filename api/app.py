@@ -118,7 +118,8 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
         if app.state.pool.closed:  # an app started again after a shutdown (tests) gets fresh workers
             app.state.pool = new_pool()
         if app.state.recognizer is None:
-            loaded, reason = await asyncio.to_thread(load_recognizer, settings.model, settings.inference_threads())
+            loaded, reason = await asyncio.to_thread(load_recognizer, settings.model, settings.inference_threads(),
+                                                     settings.classifier)
             app.state.recognizer, app.state.unavailable = loaded, reason
             log.info("detector loaded" if loaded else "detector unavailable", extra={"reason": reason})
         yield

@@ -24,9 +24,10 @@ class RecognizerLike(Protocol):
     def recognize(self, data: bytes, name: str) -> dict[str, Any]: ...
 
 
-def load_recognizer(model: Path, threads: int | None = None) -> tuple[RecognizerLike | None, str | None]:
-    """The detector loaded from ``model`` (``threads`` onnxruntime threads per inference), or None and the
-    reason it is unavailable."""
+def load_recognizer(model: Path, threads: int | None = None, classifier: str | None = None
+                    ) -> tuple[RecognizerLike | None, str | None]:
+    """The tile reader loaded from ``model`` (and ``classifier``: see ``vision.twostage.load_tile_reader``),
+    ``threads`` onnxruntime threads per inference; or None and the reason it is unavailable."""
     if not Path(model).is_file():
         return None, f"model file {Path(model).name} is not present"
     try:
@@ -35,7 +36,7 @@ def load_recognizer(model: Path, threads: int | None = None) -> tuple[Recognizer
     except ImportError as err:
         return None, f"the recognizer is not available in this build ({err})"
     try:
-        return Recognizer(model, detector=load_tile_reader(model, threads=threads)), None
+        return Recognizer(model, detector=load_tile_reader(model, classifier=classifier, threads=threads)), None
     except Exception as err:  # noqa: BLE001 - a bad model file must not stop the scoring service
         log.exception("the detector could not be loaded")
         return None, f"the detector could not be loaded: {type(err).__name__}: {err}"

@@ -40,6 +40,9 @@ class Settings(BaseSettings):
     retry_after_s: int = Field(default=1, ge=0)
     #: The ONNX detector file; the service still answers scoring calls when it is absent.
     model: Path = DEFAULT_MODEL
+    #: The ONNX crop classifier that names each tile the detector finds, or ``none`` for the detector alone.
+    #: Default: the shipped one with the shipped detector (``vision.classifier.default_classifier_path``).
+    classifier: str | None = None
     #: Level of the JSON logs.
     log_level: str = "INFO"
 

@@ -39,6 +39,7 @@ from vision.detection import Detection  # noqa: E402
 from vision.detector import NAME_ALIASES, Detector  # noqa: E402
 from vision.evaluate import Sample, evaluate_samples, read_dataset, read_labels  # noqa: E402
 from vision.recognize import Recognizer, reading_order  # noqa: E402
+from vision.twostage import load_tile_reader  # noqa: E402
 
 DEFAULT_DATA = REPO.parent / "shared" / "datasets" / "hk-photos" / "data.yaml"
 WARMUP = 3
@@ -74,6 +75,8 @@ def main() -> int:
     parser.add_argument("--data", default=str(DEFAULT_DATA), help="a YOLO data.yaml (default: hk-photos)")
     parser.add_argument("--split", default="val")
     parser.add_argument("--model", help="our ONNX model (default: $MJLENS_MODEL, else models/mjlens-tiles.onnx)")
+    parser.add_argument("--classifier", help="our crop classifier, or none (default: the shipped pair)")
+    parser.add_argument("--input-size", type=int, help="detector input side for a dynamic model (default: tuned)")
     parser.add_argument("--threads", type=int, default=2, help="onnxruntime threads for both models (default 2)")
     parser.add_argument("--limit", type=int, help="only the first N photos")
     parser.add_argument("--no-peer", action="store_true", help="time our recognizer only")
@@ -91,7 +94,8 @@ def main() -> int:
     codes, pairs = read_dataset(args.data, args.split)
     pairs = pairs[: args.limit] if args.limit else pairs
     photos = [(image.name, image.read_bytes(), label) for image, label in pairs]
-    recognizer = Recognizer(detector=Detector(args.model, threads=args.threads))
+    recognizer = Recognizer(detector=load_tile_reader(args.model, classifier=args.classifier, threads=args.threads,
+                                                      input_size=args.input_size))
     peer = None if args.no_peer else Peer()
     if peer is not None:  # the peer makes its session lazily with onnxruntime's defaults; give it our settings
         import onnxruntime as ort
@@ -129,17 +133,21 @@ def main() -> int:
         accuracy["peer"] = evaluate_samples(theirs, classes=playing)
     figures = {
         "photos": len(ours), "threads": args.threads, "model": str(recognizer.detector.path),
-        "conf": recognizer.detector.conf, "layout": recognizer._assemble is not None,
+        "classifier": str(getattr(getattr(recognizer.detector, "classifier", None), "path", None)),
+        "input_size": recognizer.detector.input_size, "conf": recognizer.detector.conf,
+        "layout": recognizer._assemble is not None,
         "ms": {k: {"median": round(statistics.median(v), 1), "p95": round(percentile(v, 0.95), 1)}
                for k, v in stages.items() if v and (peer or k != "peer")},
         "accuracy_34": {who: {k: r[k] for k in ("labels", "predictions", "tile_accuracy", "tile_precision",
                                                 "exact_rate", "hand_exact_rate")} for who, r in accuracy.items()},
     }
     print(f"{figures['photos']} photos of {args.data} [{args.split}], {args.threads} threads, "
-          f"model {figures['model']} (conf {figures['conf']}), layout {'on' if figures['layout'] else 'absent'}")
+          f"model {figures['model']} (input {figures['input_size']}, conf {figures['conf']}), classifier "
+          f"{figures['classifier']}, layout {'on' if figures['layout'] else 'absent'}")
     print("| stage | median ms | p95 ms |\n|---|---:|---:|")
     for key, row in figures["ms"].items():
         label = "mahjong-detector (its own pipeline)" if key == "peer" else f"mjlens {key}"
+        label = "mjlens detect (+ classify)" if key == "detect" else label
         print(f"| {label} | {row['median']} | {row['p95']} |")
     print("\n| model (34 playing-tile classes) | tile accuracy | tile precision | photos exactly right | 13-18 tiles |")
     print("|---|---:|---:|---:|---:|")

@@ -107,8 +107,18 @@ def test_shipped_model_has_the_project_classes():
     model = onnx.load(str(path), load_external_data=False)
     names = ast.literal_eval({p.key: p.value for p in model.metadata_props}["names"])
     assert [names[i] for i in sorted(names)] == list(DETECTOR_CLASSES)
-    dims = [d.dim_value for d in model.graph.output[0].type.tensor_type.shape.dim]
-    assert dims == [1, 4 + len(DETECTOR_CLASSES), 8400]
+    dims = [d.dim_value or d.dim_param for d in model.graph.output[0].type.tensor_type.shape.dim]
+    assert dims[1] == 4 + len(DETECTOR_CLASSES)  # batch and anchors follow the input, which is left dynamic
+
+
+def test_shipped_classifier_reads_every_class():
+    onnx = pytest.importorskip("onnx")
+    path = REPO / "models" / "mjlens-tile-crops.onnx"
+    if not path.is_file():
+        pytest.skip("models/mjlens-tile-crops.onnx is not present")
+    metadata = {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
+    assert sorted(ast.literal_eval(metadata["names"]).values()) == sorted(DETECTOR_CLASSES)
+    assert metadata["task"] == "classify" and ast.literal_eval(metadata["imgsz"]) == [64, 64]
 
 
 def test_packaged_arguments_keep_no_machine_paths():

@@ -182,3 +182,16 @@ def test_cli_names_a_missing_classifier_with_exit_2(tmp_path, capsys):
     cv2.imwrite(str(photo_path), np.zeros((32, 32, 3), np.uint8))
     code = main(["recognize", str(photo_path), "--model", str(detector), "--classifier", str(tmp_path / "x.onnx")])
     assert code == 2 and "crop classifier" in capsys.readouterr().err
+
+
+def test_threshold_sweep_reads_the_boxes_through_the_classifier(reader, photo, tmp_path):
+    from vision.evaluate import sweep
+
+    (tmp_path / "valid/images").mkdir(parents=True)
+    (tmp_path / "valid/labels").mkdir(parents=True)
+    cv2.imwrite(str(tmp_path / "valid/images/p.png"), photo)
+    (tmp_path / "valid/labels/p.txt").write_text("2 0.1953 0.4688 0.2344 0.3125\n0 0.7422 0.4688 0.2344 0.3125\n")
+    names = "\n".join(f"  {i}: '{c}'" for i, c in enumerate(DETECTOR_CLASSES))
+    (tmp_path / "data.yaml").write_text(f"path: .\nval: valid/images\nnames:\n{names}\n")
+    rows = sweep(tmp_path / "data.yaml", reader, confs=(0.5, 0.85))
+    assert [(r["conf"], r["predictions"], r["tile_accuracy"]) for r in rows] == [(0.5, 2, 1.0), (0.85, 1, 0.5)]

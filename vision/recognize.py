@@ -49,7 +49,7 @@ class Recognizer:
 
     def decode(self, data: bytes) -> DecodedImage:
         """The photo as the detector wants it (large JPEGs decoded reduced, never below the model's input)."""
-        return load_image(data, target_side=self.detector.input_size)
+        return load_image(data, target_side=getattr(self.detector, "decode_side", self.detector.input_size))
 
     def recognize(self, data: bytes, name: str = "image") -> dict[str, Any]:
         """Recognition JSON for one photo's bytes. Raises ``ImageError`` for a file that is not a usable photo."""

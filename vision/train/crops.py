@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from vision.evaluate import images_of, label_path, read_labels
-from vision.tilecrop import crop_tiles
+from vision.tilecrop import CROP_SIZE, crop_tiles
 
 JITTER = 0.08  # box edges moved by up to this fraction of the box's size: about how far the detector's boxes stray
 
@@ -33,7 +33,7 @@ def jittered(box: tuple[float, float, float, float], rng: np.random.Generator, a
 
 
 def write_crops(images: list[Path], codes: list[str], out: Path, copies: int = 1, jitter: float = 0.0,
-                seed: int = 0, prefix: str = "") -> Counter:
+                seed: int = 0, prefix: str = "", size: int = CROP_SIZE) -> Counter:
     """Cut every labelled tile of ``images`` into ``out/<code>/``; ``copies`` jittered crops per tile."""
     rng = np.random.default_rng(seed)
     counts: Counter = Counter()
@@ -45,7 +45,7 @@ def write_crops(images: list[Path], codes: list[str], out: Path, copies: int = 1
         labels = read_labels(label_path(image_path), codes, width, height)
         for copy in range(copies):
             boxes = [jittered(label.box, rng, jitter) if jitter else label.box for label in labels]
-            for index, (label, crop) in enumerate(zip(labels, crop_tiles(bgr, boxes), strict=True)):
+            for index, (label, crop) in enumerate(zip(labels, crop_tiles(bgr, boxes, size), strict=True)):
                 folder = out / label.code
                 folder.mkdir(parents=True, exist_ok=True)
                 cv2.imwrite(str(folder / f"{prefix}{image_path.stem}-{index}-{copy}.png"), crop)
@@ -64,19 +64,20 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--extra-limit", type=int, default=0, help="use at most this many extra images (0: all)")
     parser.add_argument("--copies", type=int, default=3, help="jittered crops per training tile")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--size", type=int, default=CROP_SIZE, help="crop side in pixels (the classifier's imgsz)")
     args = parser.parse_args(argv)
 
     codes, train_pairs = read_dataset(args.data, "train")
     _, val_pairs = read_dataset(args.data, "val")
     train = write_crops([image for image, _ in train_pairs], codes, args.out / "train", args.copies, JITTER,
-                        args.seed)
+                        args.seed, size=args.size)
     for extra in args.extra_train:
         images = images_of(extra)
         if args.extra_limit:
             images = images[: args.extra_limit]
         train += write_crops(images, codes, args.out / "train", 1, JITTER, args.seed + 1,
-                             prefix=f"{extra.parent.name}-")
-    val = write_crops([image for image, _ in val_pairs], codes, args.out / "val")
+                             prefix=f"{extra.parent.name}-", size=args.size)
+    val = write_crops([image for image, _ in val_pairs], codes, args.out / "val", size=args.size)
     print(f"train crops {sum(train.values())} ({len(train)} classes), val crops {sum(val.values())}")
 
 

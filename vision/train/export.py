@@ -39,6 +39,7 @@ def package_checkpoint(checkpoint: Path, out: Path) -> Path:
     strip_optimizer(str(checkpoint), str(out))
     ckpt = torch.load(out, map_location="cpu", weights_only=False)
     ckpt["train_args"] = _without_paths(ckpt.get("train_args") or {})
+    ckpt.pop("git", None)  # ultralytics records the git checkout it ran from: a path of the training machine
     model = ckpt["model"]
     if isinstance(getattr(model, "args", None), dict):
         model.args = _without_paths(model.args)
