@@ -40,8 +40,20 @@ def test_quick_start_photo_is_read(recognizer):
     assert len(match.extra) <= 1
 
 
-@pytest.mark.parametrize("name", ["bamboo", "flowers"])
-def test_other_examples_are_read(recognizer, name):
+#: Measured with the shipped pair (detector + crop classifier): bamboo.jpg 14 of 14, flowers.jpg 17 of 17 with two
+#: extra boxes on an object cut by the photo's corner (examples/README.md). One tile of slack each.
+@pytest.mark.parametrize(("name", "measured_correct", "max_extra"), [("bamboo", 14, 1), ("flowers", 17, 2)])
+def test_other_examples_are_read(recognizer, name, measured_correct, max_extra):
+    from vision.detection import Detection
+
     result = recognizer.recognize_path(EXAMPLES / f"{name}.jpg")
     labels = read_labels(EXAMPLES / f"{name}.txt", DETECTOR_CLASSES, result["width"], result["height"])
-    assert len(result["tiles"]) >= len(labels) // 2  # a sanity check; hand.jpg carries the measured floor
+    predictions = [Detection(t["code"], tuple(t["box"]), t["confidence"]) for t in result["tiles"]]
+    match = match_tiles(labels, predictions)
+    assert len(match.correct) >= measured_correct - 1, [t["code"] for t in result["tiles"]]
+    assert len(match.extra) <= max_extra
+
+
+def test_flowers_are_set_apart_in_the_hand(recognizer):
+    hand = recognizer.recognize_path(EXAMPLES / "flowers.jpg")["hand"]
+    assert sorted(hand["flowers"]) == ["1f", "5f", "6f"]

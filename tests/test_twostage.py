@@ -195,3 +195,36 @@ def test_threshold_sweep_reads_the_boxes_through_the_classifier(reader, photo, t
     (tmp_path / "data.yaml").write_text(f"path: .\nval: valid/images\nnames:\n{names}\n")
     rows = sweep(tmp_path / "data.yaml", reader, confs=(0.5, 0.85))
     assert [(r["conf"], r["predictions"], r["tile_accuracy"]) for r in rows] == [(0.5, 2, 1.0), (0.85, 1, 0.5)]
+
+
+def test_the_pair_runs_at_its_own_operating_point(tmp_path):
+    from vision import twostage
+
+    dynamic = tiny_dynamic_detector(tmp_path / "dyn.onnx")
+    classifier = tiny_classifier(tmp_path / "cls.onnx")
+    alone = load_tile_reader(dynamic, classifier="none", threads=1)
+    pair = load_tile_reader(dynamic, classifier=classifier, threads=1)
+    assert (alone.conf, alone.input_size) == (0.2, 640)  # the detector's own defaults
+    assert (pair.conf, pair.input_size) == (twostage.CONF, twostage.INPUT_SIZE)
+    assert pair.decode_side == twostage.DECODE_SIDE  # crops are cut from a photo decoded larger than the input
+    chosen = load_tile_reader(dynamic, classifier=classifier, threads=1, conf=0.3, input_size=320)
+    assert (chosen.conf, chosen.input_size) == (0.3, 320)
+
+
+def tiny_dynamic_detector(path: Path) -> Path:
+    """A 'detector' with a dynamic input answering no tile: only its input shape matters here."""
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    output = np.zeros((1, 4 + len(DETECTOR_CLASSES), 1), np.float32)
+    node = helper.make_node("Constant", [], ["output0"], value=numpy_helper.from_array(output))
+    graph = helper.make_graph(
+        [node], "tiny-dynamic",
+        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, "height", "width"])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, list(output.shape))])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    entry = model.metadata_props.add()
+    entry.key, entry.value = "names", str(dict(enumerate(DETECTOR_CLASSES)))
+    onnx.save(model, str(path))
+    return path

@@ -118,6 +118,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default="tiles", help="run name under --project")
     parser.add_argument("--epochs", type=int, default=13)
     parser.add_argument("--batch", type=int, default=HYPERPARAMETERS["batch"])
+    parser.add_argument("--imgsz", type=int, default=HYPERPARAMETERS["imgsz"], help="training input size (px)")
     parser.add_argument("--lr0", type=float, default=HYPERPARAMETERS["lr0"], help="initial learning rate")
     parser.add_argument("--close-mosaic", type=int, default=HYPERPARAMETERS["close_mosaic"],
                         help="last epochs trained without mosaic")
@@ -134,7 +135,7 @@ def run_from_args(args: argparse.Namespace) -> Path:
     if args.data is None:
         raise ValueError("--data is required unless --resume is given")
     return train(args.data, args.project, args.name, args.epochs, args.warm, args.extra_train,
-                 batch=args.batch, lr0=args.lr0, close_mosaic=args.close_mosaic)
+                 batch=args.batch, lr0=args.lr0, close_mosaic=args.close_mosaic, imgsz=args.imgsz)
 
 
 def main(argv: list[str] | None = None) -> None:
