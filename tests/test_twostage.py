@@ -228,3 +228,38 @@ def tiny_dynamic_detector(path: Path) -> Path:
     entry.key, entry.value = "names", str(dict(enumerate(DETECTOR_CLASSES)))
     onnx.save(model, str(path))
     return path
+
+
+def test_averaged_classifiers_answer_the_mean_of_their_members(tmp_path, photo):
+    from vision.train.average import average
+
+    first = tiny_classifier(tmp_path / "a.onnx", bright="3m", runner_up="4m")
+    second = tiny_classifier(tmp_path / "b.onnx", bright="4m", runner_up="3m")
+    both = CropClassifier(average([first, second], tmp_path / "ab.onnx"), threads=1)
+    boxes = [(10, 40, 40, 80), (80, 40, 110, 80)]
+    members = [CropClassifier(path).probabilities(photo, boxes) for path in (first, second)]
+    expected = (members[0] + members[1]) / 2
+    assert both.probabilities(photo, boxes) == pytest.approx(expected, abs=1e-6)
+
+
+def test_only_classifiers_of_the_same_classes_are_averaged(tmp_path):
+    from vision.train.average import average
+
+    first = tiny_classifier(tmp_path / "a.onnx")
+    with pytest.raises(ValueError):
+        average([first], tmp_path / "one.onnx")
+    other = tiny_detector_names(tiny_classifier(tmp_path / "b.onnx"))
+    with pytest.raises(ValueError):
+        average([first, other], tmp_path / "ab.onnx")
+
+
+def tiny_detector_names(path: Path) -> Path:
+    """The same tiny classifier naming its classes in the detector's order instead of folder order."""
+    import onnx
+
+    model = onnx.load(str(path))
+    for prop in model.metadata_props:
+        if prop.key == "names":
+            prop.value = str(dict(enumerate(DETECTOR_CLASSES)))
+    onnx.save(model, str(path))
+    return path
