@@ -190,3 +190,19 @@ def test_cli_eval_sweep(dataset, tmp_path, capsys):
     assert by_conf[(0.25, None)]["predictions"] == 6 and by_conf[(0.35, None)]["predictions"] == 3
     assert main(["eval", str(dataset), "--model", str(model), "--sweep"]) == 0
     assert "best: conf" in capsys.readouterr().out
+
+
+def test_cli_eval_leaves_out_the_listed_photos(dataset, tmp_path, capsys):
+    from test_detector import anchor, tiny_model
+
+    from api.cli import main
+    from scoring.tiles import DETECTOR_CLASSES
+
+    model = tiny_model(tmp_path / "tiny.onnx", [anchor(*A, t1m=0.9), anchor(*B, t2m=0.8)], list(DETECTOR_CLASSES))
+    first = sorted((dataset.parent / "valid/images").iterdir())[0].name
+    listing = tmp_path / "errors.txt"
+    listing.write_text(f"# photos with wrong labels\n{first}  # every tile mislabelled\n\n")
+    assert main(["eval", str(dataset), "--model", str(model), "--json", "--exclude", str(listing)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["images"] == 2 and report["excluded"] == [first]
+    assert main(["eval", str(dataset), "--model", str(model), "--exclude", str(tmp_path / "absent.txt")]) == 2

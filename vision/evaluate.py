@@ -16,7 +16,7 @@ unmatched predictions extra boxes, which count against precision and the exact r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -76,9 +76,10 @@ class TileMatch:
 # -- dataset ---------------------------------------------------------------------------------------------------------
 
 
-def read_dataset(data_yaml: str | Path, split: str = "val") -> tuple[list[str], list[tuple[Path, Path]]]:
-    """The dataset's class codes and its (image, label file) pairs for ``split``. Relative paths are read from the
-    YAML's folder (or its ``path:``)."""
+def read_dataset(data_yaml: str | Path, split: str = "val", exclude: Collection[str] = ()
+                 ) -> tuple[list[str], list[tuple[Path, Path]]]:
+    """The dataset's class codes and its (image, label file) pairs for ``split``, without the images whose file
+    name is in ``exclude``. Relative paths are read from the YAML's folder (or its ``path:``)."""
     data_yaml = Path(data_yaml)
     try:
         spec = yaml.safe_load(data_yaml.read_text(encoding="utf-8"))
@@ -102,9 +103,19 @@ def read_dataset(data_yaml: str | Path, split: str = "val") -> tuple[list[str], 
     images: list[Path] = []
     for source in sources:
         images.extend(images_of(root / str(source)))
+    images = [image for image in images if image.name not in exclude]
     if not images:
         raise EvalError(f"the {split!r} split of {data_yaml} holds no images")
     return codes, [(image, label_path(image)) for image in images]
+
+
+def read_exclusions(path: str | Path) -> set[str]:
+    """Image file names listed one per line (``#`` starts a comment): photos to leave out of an evaluation."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise EvalError(f"cannot read {path}: {err.strerror}") from None
+    return {line.split("#", 1)[0].strip() for line in text.splitlines()} - {""}
 
 
 def images_of(source: Path) -> list[Path]:
@@ -150,9 +161,10 @@ def collect_samples(
     detector: EvalDetector,
     split: str = "val",
     progress: Callable[[Iterable], Iterable] | None = None,
+    exclude: Collection[str] = (),
 ) -> list[Sample]:
-    """Run the detector over every photo of the split."""
-    codes, pairs = read_dataset(data_yaml, split)
+    """Run the detector over every photo of the split, except the photos named in ``exclude``."""
+    codes, pairs = read_dataset(data_yaml, split, exclude)
     samples = []
     for image_path, label_path in (progress or iter)(pairs):
         try:
@@ -172,11 +184,12 @@ def sweep(
     merge_ious: Sequence[float | None] = (None,),
     split: str = "val",
     progress: Callable[[Iterable], Iterable] | None = None,
+    exclude: Collection[str] = (),
 ) -> list[dict[str, Any]]:
     """The operating figures at each confidence threshold (and cross-class merge IoU), from one detector run per
     photo: how ``DEFAULT_CONF`` is chosen. ``detector`` is a ``vision.detector.Detector`` or a two-stage reader
     (its boxes are then read by the crop classifier at each setting)."""
-    codes, pairs = read_dataset(data_yaml, split)
+    codes, pairs = read_dataset(data_yaml, split, exclude)
     boxes_of = getattr(detector, "detector", detector)  # the stage that finds the boxes
     reader = getattr(detector, "read", None)
     floor = min(min(confs), ALT_FLOOR)

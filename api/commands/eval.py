@@ -24,6 +24,9 @@ def register(sub) -> None:
     parser.add_argument("--split", choices=("val", "test", "train"), default="val", help="which split (default val)")
     parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
     parser.add_argument("--confusion", metavar="PNG", help="also draw the confusion matrix into this PNG file")
+    parser.add_argument("--exclude", metavar="LIST",
+                        help="a file of image names (one per line) to leave out, e.g. photos with known label errors "
+                             "(datasets/hk-photos-label-errors.txt)")
     parser.add_argument("--sweep", action="store_true",
                         help="instead, list the operating figures at a range of confidence thresholds")
     add_model_flags(parser)
@@ -36,20 +39,26 @@ SWEEP_COLUMNS = ("conf", "merge_iou", "predictions", "tile_accuracy", "tile_prec
 
 
 def run(args) -> int:
-    from vision.evaluate import EvalError, collect_samples, evaluate_samples, write_confusion_png
+    from vision.evaluate import EvalError, collect_samples, evaluate_samples, read_exclusions, write_confusion_png
 
+    try:
+        args.excluded = read_exclusions(args.exclude) if args.exclude else set()
+    except EvalError as err:
+        raise UsageError(str(err)) from None
     recognizer = load_recognizer(args)
     detector = recognizer.detector
     if args.sweep:
         return run_sweep(args, detector)
     try:
-        samples = collect_samples(args.data, detector, args.split, progress=_progress(args.json))
+        samples = collect_samples(args.data, detector, args.split, progress=_progress(args.json),
+                                  exclude=args.excluded)
         report = evaluate_samples(samples, classes=sorted(set(detector.names), key=detector.names.index))
         if args.confusion:
             write_confusion_png(report, args.confusion)
     except EvalError as err:
         raise UsageError(str(err)) from None
-    report = {"data": args.data, "split": args.split, "model": str(detector.path), "conf": detector.conf, **report}
+    report = {"data": args.data, "split": args.split, "model": str(detector.path), "conf": detector.conf,
+              "excluded": sorted(args.excluded), **report}
     if args.json:
         json.dump(report, sys.stdout)
         sys.stdout.write("\n")
@@ -64,7 +73,7 @@ def run_sweep(args, detector) -> int:
 
     try:
         rows = sweep(args.data, detector, SWEEP_CONFS, merge_ious=(detector.merge_iou, None), split=args.split,
-                     progress=_progress(args.json))
+                     progress=_progress(args.json), exclude=args.excluded)
     except EvalError as err:
         raise UsageError(str(err)) from None
     if args.json:
@@ -95,6 +104,8 @@ def print_report(report: dict) -> None:
     console = Console(highlight=False, soft_wrap=True)
     console.print(f"{report['data']} [{report['split']}]: {report['images']} photos, {report['labels']} labelled "
                   f"tiles, {report['predictions']} predicted (model {report['model']}, conf {report['conf']})")
+    if report.get("excluded"):
+        console.print(f"  left out: {len(report['excluded'])} photos listed in --exclude")
     for key, name in SUMMARY:
         value = report[key]
         console.print(f"  {name:<38} {'-' if value is None else f'{value:.4f}'}")
