@@ -13,11 +13,10 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-import onnxruntime as ort
 
 from scoring.tiles import DETECTOR_CLASSES
 
-from .detector import DEFAULT_MODEL, THREADS_ENV, ModelError, class_names_from_metadata
+from .detector import DEFAULT_MODEL, ModelError, class_names_from_metadata, open_session
 from .tilecrop import CROP_SIZE, crop_tiles
 
 CLASSIFIER_ENV = "MJLENS_CLASSIFIER"  # a path, or "none" to read tiles with the detector alone
@@ -45,14 +44,7 @@ class CropClassifier:
         if not path.is_file():
             raise ModelError("model_missing", f"the crop classifier {path} is missing; set {CLASSIFIER_ENV} to "
                                               "its path, or to none")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or int(os.environ.get(THREADS_ENV) or 0) or (os.cpu_count() or 1)
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        try:
-            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        except Exception as err:  # noqa: BLE001 - onnxruntime raises several unrelated types for a bad file
-            raise ModelError("model_invalid", f"{path} is not an ONNX model onnxruntime can run: {err}") from None
+        self.session = open_session(path, threads)
         model_input, output = self.session.get_inputs()[0], self.session.get_outputs()[0]
         if len(model_input.shape) != 4 or len(output.shape) != 2 or not isinstance(output.shape[1], int):
             raise ModelError("model_invalid", f"{path} is not a YOLO classifier (output {output.shape})")

@@ -59,6 +59,23 @@ class ModelError(RuntimeError):
         self.message = message
 
 
+def open_session(path: Path, threads: int | None = None) -> ort.InferenceSession:
+    """An onnxruntime CPU session for one of the shipped models (detector or crop classifier), with ``threads``
+    intra-op threads (default ``MJLENS_THREADS``, else every core); an unreadable file is ``model_invalid``."""
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = threads or int(os.environ.get(THREADS_ENV) or 0) or (os.cpu_count() or 1)
+    options.inter_op_num_threads = 1
+    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    # Idle threads sleep rather than spin: on a machine whose cores are busy with other work, spinning threads
+    # starve the ones with work (measured: 2 threads 149 ms spinning, 82 ms not, with one core taken by
+    # another process; see benchmarks/README.md, "Recognizer").
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    try:
+        return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception as err:  # noqa: BLE001 - onnxruntime raises several unrelated types for a bad file
+        raise ModelError("model_invalid", f"{path} is not an ONNX model onnxruntime can run: {err}") from None
+
+
 def default_model_path() -> Path:
     """``$MJLENS_MODEL`` when set, else ``models/mjlens-tiles.onnx`` at the repository root."""
     return Path(os.environ.get(MODEL_ENV) or DEFAULT_MODEL)
@@ -122,18 +139,7 @@ class Detector:
         if not path.is_file():
             raise ModelError("model_missing", f"the tile model {path} is missing; set {MODEL_ENV} to its path "
                                               "or put it at models/mjlens-tiles.onnx")
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = threads or int(os.environ.get(THREADS_ENV) or 0) or (os.cpu_count() or 1)
-        options.inter_op_num_threads = 1
-        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-        # Idle threads sleep rather than spin: on a machine whose cores are busy with other work, spinning threads
-        # starve the ones with work (measured: 2 threads 149 ms spinning, 82 ms not, with one core taken by
-        # another process; see benchmarks/README.md, "Recognizer").
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        try:
-            self.session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        except Exception as err:  # noqa: BLE001 - onnxruntime raises several unrelated types for a bad file
-            raise ModelError("model_invalid", f"{path} is not an ONNX model onnxruntime can run: {err}") from None
+        self.session = open_session(path, threads)
         model_input = self.session.get_inputs()[0]
         output = self.session.get_outputs()[0]
         if len(model_input.shape) != 4 or len(output.shape) != 3:

@@ -19,7 +19,7 @@ from scoring.tiles import DETECTOR_CLASSES
 
 from .classifier import CropClassifier, default_classifier_path
 from .detection import Detection
-from .detector import ALT_FLOOR, TOP_K, Detector, decode
+from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path
 
 #: The operating point of the pair, chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep --input-size N``
 #: (models/README.md): the detector only has to find the tiles, which it does as well at 448 px as at 640 px
@@ -103,17 +103,13 @@ def load_tile_reader(model_path: str | os.PathLike | None = None, *, classifier:
     the shipped ``models/mjlens-tile-crops.onnx`` with the shipped detector). ``conf`` and ``input_size`` default
     to the pair's operating point, or the detector's own when it runs alone.
     """
-    detector = Detector(model_path, threads=threads, input_size=input_size,
-                        **({} if conf is None else {"conf": conf}))
+    model = Path(model_path) if model_path else default_model_path()
     if classifier is None:
-        path = default_classifier_path(detector.path)
+        path = default_classifier_path(model)
     else:
         path = None if str(classifier).lower() == "none" else Path(classifier)
     if path is None:
-        return detector
-    reader = TwoStageDetector(detector, CropClassifier(path, threads=threads))
-    if conf is None:
-        detector.conf = CONF
-    if input_size is None and detector.fixed_shape is None:
-        detector.input_size = INPUT_SIZE
-    return reader
+        return Detector(model, threads=threads, input_size=input_size, **({} if conf is None else {"conf": conf}))
+    detector = Detector(model, threads=threads, input_size=input_size or INPUT_SIZE,
+                        conf=CONF if conf is None else conf)
+    return TwoStageDetector(detector, CropClassifier(path, threads=threads))

@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from vision.train.train import RUN_SETTINGS
+
 #: The recipe. Why each value:
 #: - imgsz 64: the crop size (vision.tilecrop.CROP_SIZE).
 #: - scale 0.15: a random crop keeps at least 85 % of the tile; ultralytics' default 0.5 can cut a numeral off.
@@ -36,14 +38,7 @@ HYPERPARAMETERS: dict[str, object] = {
     "hsv_s": 0.5,
     "hsv_v": 0.4,
     "dropout": 0.1,
-    "patience": 100,
-    "plots": False,
-    "device": "cpu",
-    "workers": 2,
-    "cache": "ram",
-    "save_period": 1,
-    "seed": 0,
-    "deterministic": False,
+    **RUN_SETTINGS,
 }
 
 #: detector layer -> classifier layer for the blocks they share (layers 0-8 have equal names); the detector's SPPF

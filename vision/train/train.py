@@ -22,6 +22,17 @@ from scoring.tiles import DETECTOR_CLASSES
 #: - fliplr 0: a mirrored tile face is not what a camera sees; the few mirrored source photos are enough.
 #: - scale 0.3 and few degrees: tiles are small already (trays of ~36 in 640 px); shrinking them further hurts.
 #: - plots off, CPU, 2 workers: the machine this runs on has two cores and no display.
+#: Run settings shared with the crop classifier's recipe (vision.train.classifier): checkpoint every epoch, CPU.
+RUN_SETTINGS: dict[str, object] = {
+    "patience": 100,
+    "plots": False,
+    "device": "cpu",
+    "workers": 2,
+    "cache": "ram",
+    "save_period": 1,
+    "seed": 0,
+    "deterministic": False,
+}
 HYPERPARAMETERS: dict[str, object] = {
     "imgsz": 640,
     "batch": 16,
@@ -43,14 +54,7 @@ HYPERPARAMETERS: dict[str, object] = {
     "hsv_h": 0.015,
     "hsv_s": 0.5,
     "hsv_v": 0.4,
-    "patience": 100,
-    "plots": False,
-    "device": "cpu",
-    "workers": 2,
-    "cache": "ram",
-    "save_period": 1,
-    "seed": 0,
-    "deterministic": False,
+    **RUN_SETTINGS,
 }
 
 
