@@ -79,6 +79,22 @@ def test_two_readings_of_one_tile_merge_into_alternatives():
     assert sorted(d.code for d in unmerged) == ["5p", "6p", "9s"]  # what the mAP evaluation sees
 
 
+def test_a_box_lying_inside_a_better_tile_is_a_piece_of_it():
+    boxes, scores = split([
+        anchor(0, 0, 20, 30, t5p=0.9),
+        anchor(2, 14, 20, 30, t3s=0.6),  # the lower half of the same tile, read as another tile: IoU only 0.53
+        anchor(18, 0, 38, 30, t1z=0.7),  # the next tile, touching the first: a tile of its own
+    ])
+    assert [d.code for d in decode(boxes, scores, DETECTOR_CLASSES, conf=0.3)] == ["5p", "1z"]
+    assert len(decode(boxes, scores, DETECTOR_CLASSES, conf=0.3, merge_iou=None)) == 3  # mAP candidates keep it
+
+
+def test_a_box_clipped_to_nothing_is_no_tile():
+    boxes, scores = split([anchor(0, 0, 20, 30, t5p=0.9), anchor(50, 10, 70, 40, t1z=0.8)])
+    boxes[1, [0, 2]] = 40.0  # clipped at the photo's right edge: no width left
+    assert [d.code for d in decode(boxes, scores, DETECTOR_CLASSES, conf=0.3)] == ["5p"]
+
+
 def test_alternatives_are_ranked_and_floored():
     boxes, scores = split([anchor(0, 0, 20, 30, t1m=0.9, t7m=0.3, t4m=0.2, t2m=0.1, t3m=0.05, t8m=0.001)])
     (found,) = decode(boxes, scores, DETECTOR_CLASSES, conf=0.3, top_k=3)
