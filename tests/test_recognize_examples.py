@@ -57,3 +57,22 @@ def test_other_examples_are_read(recognizer, name, measured_correct, max_extra):
 def test_flowers_are_set_apart_in_the_hand(recognizer):
     hand = recognizer.recognize_path(EXAMPLES / "flowers.jpg")["hand"]
     assert sorted(hand["flowers"]) == ["1f", "5f", "6f"]
+
+
+#: Measured with the shipped pair: hand.jpg squeezed to 8x its height, or to a quarter of its width, is read
+#: 14 of 14 (the reader squashes it back, vision.aspect). One tile of slack.
+@pytest.mark.parametrize(("width_factor", "height_factor"), [(1, 8), (0.25, 1)])
+def test_a_squeezed_photo_is_read_as_the_photo_it_was(recognizer, width_factor, height_factor):
+    import cv2
+
+    from vision.detection import Detection
+
+    photo = cv2.imread(str(EXAMPLES / "hand.jpg"))
+    height, width = photo.shape[:2]
+    squeezed = cv2.resize(photo, (round(width * width_factor), round(height * height_factor)))
+    result = recognizer.recognize(cv2.imencode(".png", squeezed)[1].tobytes(), "squeezed.png")
+    labels = read_labels(EXAMPLES / "hand.txt", DETECTOR_CLASSES, result["width"], result["height"])
+    predictions = [Detection(t["code"], tuple(t["box"]), t["confidence"]) for t in result["tiles"]]
+    match = match_tiles(labels, predictions)
+    assert len(match.correct) >= 13, [t["code"] for t in result["tiles"]]
+    assert len(match.extra) <= 1

@@ -99,6 +99,24 @@ def test_write_crops_files_each_tile_under_its_code(tmp_path, photo):
     assert cv2.imread(str(next((tmp_path / "crops/1z").glob("*.png")))).shape == (64, 64, 3)
 
 
+def test_rare_classes_are_cut_more_often_and_squeezed_photos_squashed_back(tmp_path, photo):
+    images, labels = tmp_path / "set/images", tmp_path / "set/labels"
+    images.mkdir(parents=True)
+    labels.mkdir(parents=True)
+    cv2.imwrite(str(images / "a.png"), photo)
+    (labels / "a.txt").write_text("2 0.1953 0.4688 0.2344 0.3125\n34 0.7422 0.4688 0.2344 0.3125\n")
+    counts = write_crops([images / "a.png"], list(DETECTOR_CLASSES), tmp_path / "crops", copies=2,
+                         class_copies={"1f": 5})
+    assert counts == {"3m": 2, "1f": 5}
+
+    tall = cv2.resize(photo, (128, 1280))  # the same photo squeezed: tiles ten times taller than wide
+    cv2.imwrite(str(images / "b.png"), tall)
+    (labels / "b.txt").write_text("2 0.1953 0.4688 0.2344 0.3125\n")
+    write_crops([images / "b.png"], list(DETECTOR_CLASSES), tmp_path / "tall")
+    (crop,) = [cv2.imread(str(p)) for p in (tmp_path / "tall/3m").glob("*.png")]
+    assert (crop[32, 16:48] > 200).all()  # the tile fills the crop's width again, not a sliver
+
+
 # -- classifier runtime ----------------------------------------------------------------------------------------------
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from scoring.tiles import DETECTOR_CLASSES
 
+from .aspect import MIN_TILES, Squash, candidate_squashes, looks_stretched, reading_score
 from .classifier import CropClassifier, default_classifier_path
 from .detection import Detection
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path
@@ -75,11 +76,44 @@ class TwoStageDetector:
         return read
 
     def detect(self, bgr: np.ndarray, pixel_scale: float = 1.0, *, conf: float | None = None) -> list[Detection]:
-        return self.read(bgr, self.detector.detect(bgr, pixel_scale, conf=conf), pixel_scale)
+        """The tiles, read; a photo squeezed out of its aspect ratio is read squashed back (``vision.aspect``)."""
+        found = self.read(bgr, self.detector.detect(bgr, pixel_scale, conf=conf), pixel_scale)
+        if not looks_stretched(found, bgr.shape[1], bgr.shape[0]):
+            return found
+        squashed = self.best_squash(bgr, reading_score(found), conf)
+        if squashed is None:
+            return found
+        squash, reading, (scale_x, scale_y) = squashed
+        return squash.to_photo(reading, scale_x / pixel_scale, scale_y / pixel_scale)
+
+    def best_squash(self, bgr: np.ndarray, to_beat: float, conf: float | None = None
+                    ) -> tuple[Squash, list[Detection], tuple[float, float]] | None:
+        """The squash of ``bgr`` whose reading scores above ``to_beat`` and every other squash: the squash, its
+        reading (boxes in the squashed image) and the pixels of ``bgr`` per squashed pixel; None if none does."""
+        best = None
+        for squash in candidate_squashes():
+            image = squash.apply(bgr)
+            located = self.detector.detect(image, conf=conf)
+            if len(located) < MIN_TILES:
+                continue
+            reading = self.read(image, located)
+            score = reading_score(reading)
+            if score > to_beat:
+                best, to_beat = (squash, reading, squash.scales(bgr, image)), score
+        return best
 
     def detect_for_eval(self, bgr: np.ndarray, low_conf: float = 0.001) -> tuple[list[Detection], list[Detection]]:
         """Candidates for mAP: the best ``EVAL_CANDIDATES`` boxes (one per tile), each offered under its top
         ``EVAL_READINGS`` codes scored box confidence x probability; the operating reading as ``detect``."""
+        candidates, operating = self._eval_reading(bgr, low_conf)
+        stretched = looks_stretched(operating, bgr.shape[1], bgr.shape[0])
+        if stretched and (squashed := self.best_squash(bgr, reading_score(operating))):
+            squash, _, scales = squashed
+            candidates, operating = self._eval_reading(squash.apply(bgr), low_conf)
+            return squash.to_photo(candidates, *scales), squash.to_photo(operating, *scales)
+        return candidates, operating
+
+    def _eval_reading(self, bgr: np.ndarray, low_conf: float) -> tuple[list[Detection], list[Detection]]:
         boxes, scores = self.detector.raw(bgr)
         located = decode(boxes, scores, self.detector.names, conf=low_conf, nms_iou=self.detector.nms_iou,
                          merge_iou=self.detector.merge_iou, top_k=0, max_det=EVAL_CANDIDATES)

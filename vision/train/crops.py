@@ -10,12 +10,16 @@ Layout written (ultralytics' classification format): ``OUT/train/<code>/*.png`` 
 from __future__ import annotations
 
 import argparse
+import math
 from collections import Counter
+from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
+from vision.aspect import squash_for_boxes
 from vision.evaluate import images_of, label_path, read_labels
 from vision.tilecrop import CROP_SIZE, crop_tiles
 
@@ -33,8 +37,13 @@ def jittered(box: tuple[float, float, float, float], rng: np.random.Generator, a
 
 
 def write_crops(images: list[Path], codes: list[str], out: Path, copies: int = 1, jitter: float = 0.0,
-                seed: int = 0, prefix: str = "", size: int = CROP_SIZE) -> Counter:
-    """Cut every labelled tile of ``images`` into ``out/<code>/``; ``copies`` jittered crops per tile."""
+                seed: int = 0, prefix: str = "", size: int = CROP_SIZE,
+                class_copies: Mapping[str, int] | None = None) -> Counter:
+    """Cut every labelled tile of ``images`` into ``out/<code>/``; ``copies`` jittered crops per tile, or
+    ``class_copies[code]`` for the codes it names (rare classes cut more often).
+
+    A photo squeezed out of its aspect ratio is squashed back first, as the reader does (``vision.aspect``).
+    """
     rng = np.random.default_rng(seed)
     counts: Counter = Counter()
     for image_path in images:
@@ -43,14 +52,31 @@ def write_crops(images: list[Path], codes: list[str], out: Path, copies: int = 1
             continue
         height, width = bgr.shape[:2]
         labels = read_labels(label_path(image_path), codes, width, height)
-        for copy in range(copies):
-            boxes = [jittered(label.box, rng, jitter) if jitter else label.box for label in labels]
-            for index, (label, crop) in enumerate(zip(labels, crop_tiles(bgr, boxes, size), strict=True)):
+        squash = squash_for_boxes([label.box for label in labels])
+        if squash is not None:
+            squashed = squash.apply(bgr)
+            scale_x, scale_y = squash.scales(bgr, squashed)
+            bgr = squashed
+            labels = [replace(label, box=(label.box[0] / scale_x, label.box[1] / scale_y,
+                                          label.box[2] / scale_x, label.box[3] / scale_y)) for label in labels]
+        wanted = [(class_copies or {}).get(label.code, copies) for label in labels]
+        for copy in range(max(wanted, default=0)):
+            chosen = [i for i, n in enumerate(wanted) if copy < n]
+            boxes = [jittered(labels[i].box, rng, jitter) if jitter else labels[i].box for i in chosen]
+            for index, crop in zip(chosen, crop_tiles(bgr, boxes, size), strict=True):
+                label = labels[index]
                 folder = out / label.code
                 folder.mkdir(parents=True, exist_ok=True)
                 cv2.imwrite(str(folder / f"{prefix}{image_path.stem}-{index}-{copy}.png"), crop)
                 counts[label.code] += 1
     return counts
+
+
+def balanced_copies(images: list[Path], codes: list[str], copies: int, target: int) -> dict[str, int]:
+    """Crops per tile for each class with fewer than ``target`` labelled tiles in ``images``: enough copies that
+    the class gets about ``target x copies`` crops (flowers and seasons are about a third as common as suits)."""
+    counts = Counter(label.code for image in images for label in read_labels(label_path(image), codes, 1, 1))
+    return {code: math.ceil(copies * target / n) for code, n in counts.items() if n < target}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -63,14 +89,19 @@ def main(argv: list[str] | None = None) -> None:
                         help="more training images (an images/ folder with labels/ beside it); repeatable")
     parser.add_argument("--extra-limit", type=int, default=0, help="use at most this many extra images (0: all)")
     parser.add_argument("--copies", type=int, default=3, help="jittered crops per training tile")
+    parser.add_argument("--balance", type=int, default=0, metavar="N",
+                        help="cut the tiles of classes with fewer than N real training tiles more often, up to about "
+                             "N x copies crops (0: off)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--size", type=int, default=CROP_SIZE, help="crop side in pixels (the classifier's imgsz)")
     args = parser.parse_args(argv)
 
     codes, train_pairs = read_dataset(args.data, "train")
     _, val_pairs = read_dataset(args.data, "val")
-    train = write_crops([image for image, _ in train_pairs], codes, args.out / "train", args.copies, JITTER,
-                        args.seed, size=args.size)
+    train_images = [image for image, _ in train_pairs]
+    class_copies = balanced_copies(train_images, codes, args.copies, args.balance) if args.balance else None
+    train = write_crops(train_images, codes, args.out / "train", args.copies, JITTER, args.seed, size=args.size,
+                        class_copies=class_copies)
     for extra in args.extra_train:
         images = images_of(extra)
         if args.extra_limit:

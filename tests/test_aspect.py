@@ -1,0 +1,69 @@
+"""Photos squeezed out of their aspect ratio: when to look for a squash, and squashing back and forth."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from vision.aspect import (
+    MIN_TILES,
+    Squash,
+    candidate_squashes,
+    looks_stretched,
+    reading_score,
+    squash_for_boxes,
+)
+from vision.detection import Detection
+
+
+def tiles(boxes: list[tuple[float, float, float, float]], confidence: float = 0.9) -> list[Detection]:
+    return [Detection("1m", box, confidence) for box in boxes]
+
+
+def row(count: int, width: float, height: float) -> list[tuple[float, float, float, float]]:
+    return [(i * width, 0.0, (i + 1) * width, height) for i in range(count)]
+
+
+def test_a_row_of_upright_or_sideways_tiles_is_taken_as_it_is():
+    assert not looks_stretched(tiles(row(14, 30, 40)), 640, 480)
+    assert not looks_stretched(tiles(row(14, 40, 30)), 640, 480)
+
+
+def test_tall_or_wide_slivers_few_tiles_or_a_narrow_photo_call_for_a_look():
+    assert looks_stretched(tiles(row(17, 30, 400)), 640, 640)  # a row stretched ten times in height
+    assert looks_stretched(tiles([(0, i * 40.0, 640, (i + 1) * 40.0) for i in range(12)]), 640, 640)  # a column
+    assert looks_stretched(tiles(row(MIN_TILES - 1, 30, 40)), 640, 480)
+    assert looks_stretched(tiles(row(14, 30, 40)), 160, 640)  # no camera takes a 1:4 photo
+
+
+def test_a_squash_keeps_the_long_side_and_maps_boxes_back():
+    photo = np.zeros((640, 640, 3), np.uint8)
+    squashed = Squash(y=8).apply(photo)
+    assert squashed.shape[:2] == (80, 640)
+    scale_x, scale_y = Squash(y=8).scales(photo, squashed)
+    assert (scale_x, scale_y) == (1.0, 8.0)
+    (back,) = Squash(y=8).to_photo(tiles([(10, 5, 40, 45)]), scale_x, scale_y)
+    assert back.box == pytest.approx((10, 40, 40, 360))
+
+    narrow = np.zeros((640, 160, 3), np.uint8)  # squeezed 4x in width: squashing its height enlarges its width
+    assert Squash(y=4).apply(narrow).shape[:2] == (640, 640)
+
+
+def test_every_factor_is_tried_along_both_axes():
+    squashes = list(candidate_squashes())
+    assert {s.x for s in squashes if s.y == 1} >= {2, 8, 16} and {s.y for s in squashes if s.x == 1} >= {2, 8, 16}
+    assert all((s.x == 1) != (s.y == 1) for s in squashes)
+
+
+def test_labelled_boxes_give_the_squash_back_to_upright_tiles():
+    assert squash_for_boxes(row(14, 30, 40)) is None
+    assert squash_for_boxes([]) is None
+    tall = squash_for_boxes(row(17, 30, 400))
+    assert tall.x == 1 and tall.y == pytest.approx(10)
+    wide = squash_for_boxes([(0, i * 48.0, 640, (i + 1) * 48.0) for i in range(12)])
+    assert wide.y == 1 and 640 / wide.x == pytest.approx(36)
+
+
+def test_a_reading_scores_its_tiles_and_their_confidence():
+    assert reading_score([]) == 0
+    assert reading_score(tiles(row(4, 30, 40), 0.5)) > reading_score(tiles(row(3, 30, 40), 0.6))

@@ -1,0 +1,99 @@
+"""Photos resized without keeping their aspect ratio.
+
+Some photos reach us squeezed: a strip cut around one row (or one column) of tiles and then resized to a square,
+as datasets and some apps do. Each tile is then ten times taller than wide, or wider than tall; the detector finds
+few of them and the classifier cannot read a sliver. A tile's box is never like that in a photo taken as it was
+(upright about 1.3 times taller than wide, sideways the other way, at most about 2 with its thickness showing),
+so when the tiles found look stretched, or hardly any are found, the reader tries the photo squashed back by each
+of ``SQUASH_FACTORS`` along either axis and keeps the reading that names its tiles with the most confidence
+(:meth:`vision.twostage.TwoStageDetector.detect`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from .detection import Detection
+
+#: Squash factors tried along each axis: a row of 17 tiles cut out and resized to a square is stretched about 10x.
+SQUASH_FACTORS = (2, 3, 4, 6, 8, 12, 16)
+#: Fewer tiles than this found in a photo: worth a look for a squeezed photo (a hand has at least 13).
+MIN_TILES = 5
+#: Boxes whose median height / width lies beyond this (or below its inverse) are stretched tiles.
+MAX_TILE_ASPECT = 2.5
+#: Photos longer than this many times their width: no camera takes them (phones go to 20:9), a squeeze may.
+MAX_PHOTO_ASPECT = 2.5
+#: Height / width of an upright tile's face: what a stretched tile is squashed back to when the factor is known.
+TILE_ASPECT = 4 / 3
+
+
+@dataclass(frozen=True)
+class Squash:
+    """Shrink a photo ``x`` times in width and ``y`` times in height relative to each other (1 = untouched).
+
+    The squashed image keeps the photo's long side: squashing the long side of a photo squeezed the other way
+    enlarges the short side instead, so the tiles keep every pixel the classifier needs.
+    """
+
+    x: float = 1.0
+    y: float = 1.0
+
+    def apply(self, bgr: np.ndarray) -> np.ndarray:
+        height, width = bgr.shape[:2]
+        new_w, new_h = width / self.x, height / self.y
+        grow = max(width, height) / max(new_w, new_h)
+        size = (max(1, round(new_w * grow)), max(1, round(new_h * grow)))
+        shrinking = size[0] <= width and size[1] <= height
+        return cv2.resize(bgr, size, interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR)
+
+    def scales(self, bgr: np.ndarray, squashed: np.ndarray) -> tuple[float, float]:
+        """Pixels of ``bgr`` per pixel of ``squashed`` along x and y (exact, after rounding the squashed size)."""
+        return bgr.shape[1] / squashed.shape[1], bgr.shape[0] / squashed.shape[0]
+
+    def to_photo(self, detections: Sequence[Detection], scale_x: float, scale_y: float) -> list[Detection]:
+        """Boxes found in the squashed image, in the photo's pixels (``scale_*``: photo pixels per squashed one)."""
+        return [replace(d, box=(d.box[0] * scale_x, d.box[1] * scale_y, d.box[2] * scale_x, d.box[3] * scale_y))
+                for d in detections]
+
+
+def box_aspect(boxes: Sequence[Sequence[float]]) -> float | None:
+    """The median height / width of the boxes (None without boxes)."""
+    if not len(boxes):
+        return None
+    b = np.asarray(boxes, dtype=float)
+    return float(np.median((b[:, 3] - b[:, 1]) / np.maximum(b[:, 2] - b[:, 0], 1e-6)))
+
+
+def looks_stretched(detections: Sequence[Detection], width: int, height: int) -> bool:
+    """True when the photo is narrower than a camera takes, or the tiles found in it are too few, or too tall or
+    too wide, for a photo taken as it was."""
+    if len(detections) < MIN_TILES or max(width, height) > MAX_PHOTO_ASPECT * min(width, height):
+        return True
+    aspect = box_aspect([d.box for d in detections])
+    return aspect is not None and not 1 / MAX_TILE_ASPECT <= aspect <= MAX_TILE_ASPECT
+
+
+def candidate_squashes() -> Iterator[Squash]:
+    """Every squash worth trying on a photo that looks stretched: each factor along x, then along y."""
+    yield from (Squash(x=f) for f in SQUASH_FACTORS)
+    yield from (Squash(y=f) for f in SQUASH_FACTORS)
+
+
+def squash_for_boxes(boxes: Sequence[Sequence[float]]) -> Squash | None:
+    """The squash that gives labelled boxes an upright tile's aspect again, or None when they are not stretched.
+
+    Used on training photos, whose boxes are known: their tiles are then cut the way the reader sees them.
+    """
+    aspect = box_aspect(boxes)
+    if aspect is None or 1 / MAX_TILE_ASPECT <= aspect <= MAX_TILE_ASPECT:
+        return None
+    return Squash(y=aspect / TILE_ASPECT) if aspect > 1 else Squash(x=TILE_ASPECT / aspect)
+
+
+def reading_score(detections: Sequence[Detection]) -> float:
+    """How much a reading says: the sum of its tiles' confidences (more tiles, each read surely, score higher)."""
+    return float(sum(d.confidence for d in detections))
