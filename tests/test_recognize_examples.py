@@ -76,3 +76,14 @@ def test_a_squeezed_photo_is_read_as_the_photo_it_was(recognizer, width_factor, 
     match = match_tiles(labels, predictions)
     assert len(match.correct) >= 13, [t["code"] for t in result["tiles"]]
     assert len(match.extra) <= 1
+
+
+def test_the_evaluation_reads_a_squeezed_photo_the_same_way(recognizer):
+    import cv2
+
+    photo = cv2.imread(str(EXAMPLES / "hand.jpg"))
+    squeezed = cv2.resize(photo, (photo.shape[1], photo.shape[0] * 8))
+    candidates, operating = recognizer.detector.detect_for_eval(squeezed)
+    labels = read_labels(EXAMPLES / "hand.txt", DETECTOR_CLASSES, squeezed.shape[1], squeezed.shape[0])
+    assert len(match_tiles(labels, operating).correct) >= 13
+    assert len(match_tiles(labels, candidates).correct) >= 13  # the mAP candidates are in the photo's pixels too
