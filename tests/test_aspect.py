@@ -11,6 +11,7 @@ from vision.aspect import (
     candidate_squashes,
     looks_stretched,
     reading_score,
+    rescaled,
     squash_for_boxes,
 )
 from vision.detection import Detection
@@ -42,7 +43,7 @@ def test_a_squash_keeps_the_long_side_and_maps_boxes_back():
     assert squashed.shape[:2] == (80, 640)
     scale_x, scale_y = Squash(y=8).scales(photo, squashed)
     assert (scale_x, scale_y) == (1.0, 8.0)
-    (back,) = Squash(y=8).to_photo(tiles([(10, 5, 40, 45)]), scale_x, scale_y)
+    (back,) = rescaled(tiles([(10, 5, 40, 45)]), scale_x, scale_y)
     assert back.box == pytest.approx((10, 40, 40, 360))
 
     narrow = np.zeros((640, 160, 3), np.uint8)  # squeezed 4x in width: squashing its height enlarges its width

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -54,10 +55,16 @@ class Squash:
         """Pixels of ``bgr`` per pixel of ``squashed`` along x and y (exact, after rounding the squashed size)."""
         return bgr.shape[1] / squashed.shape[1], bgr.shape[0] / squashed.shape[0]
 
-    def to_photo(self, detections: Sequence[Detection], scale_x: float, scale_y: float) -> list[Detection]:
-        """Boxes found in the squashed image, in the photo's pixels (``scale_*``: photo pixels per squashed one)."""
-        return [replace(d, box=(d.box[0] * scale_x, d.box[1] * scale_y, d.box[2] * scale_x, d.box[3] * scale_y))
-                for d in detections]
+
+
+Boxed = TypeVar("Boxed")
+
+
+def rescaled(items: Sequence[Boxed], scale_x: float, scale_y: float) -> list[Boxed]:
+    """Detections (or labels: any dataclass with a ``box``) with their boxes scaled: from a squashed image to
+    the photo with the ``scales`` of the squash, from the photo to the squashed image with their inverses."""
+    return [replace(item, box=(item.box[0] * scale_x, item.box[1] * scale_y,  # type: ignore[attr-defined]
+                               item.box[2] * scale_x, item.box[3] * scale_y)) for item in items]
 
 
 def box_aspect(boxes: Sequence[Sequence[float]]) -> float | None:

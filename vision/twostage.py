@@ -17,7 +17,7 @@ import numpy as np
 
 from scoring.tiles import DETECTOR_CLASSES
 
-from .aspect import MIN_TILES, Squash, candidate_squashes, looks_stretched, reading_score
+from .aspect import MIN_TILES, Squash, candidate_squashes, looks_stretched, reading_score, rescaled
 from .classifier import CropClassifier, default_classifier_path
 from .detection import Detection
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path
@@ -84,7 +84,7 @@ class TwoStageDetector:
         if squashed is None:
             return found
         squash, reading, (scale_x, scale_y) = squashed
-        return squash.to_photo(reading, scale_x / pixel_scale, scale_y / pixel_scale)
+        return rescaled(reading, scale_x / pixel_scale, scale_y / pixel_scale)
 
     def best_squash(self, bgr: np.ndarray, to_beat: float, conf: float | None = None
                     ) -> tuple[Squash, list[Detection], tuple[float, float]] | None:
@@ -110,7 +110,7 @@ class TwoStageDetector:
         if stretched and (squashed := self.best_squash(bgr, reading_score(operating))):
             squash, _, scales = squashed
             candidates, operating = self._eval_reading(squash.apply(bgr), low_conf)
-            return squash.to_photo(candidates, *scales), squash.to_photo(operating, *scales)
+            return rescaled(candidates, *scales), rescaled(operating, *scales)
         return candidates, operating
 
     def _eval_reading(self, bgr: np.ndarray, low_conf: float) -> tuple[list[Detection], list[Detection]]:

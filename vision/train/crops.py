@@ -13,13 +13,12 @@ import argparse
 import math
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.aspect import squash_for_boxes
+from vision.aspect import rescaled, squash_for_boxes
 from vision.evaluate import images_of, label_path, read_labels
 from vision.tilecrop import CROP_SIZE, crop_tiles
 
@@ -57,8 +56,7 @@ def write_crops(images: list[Path], codes: list[str], out: Path, copies: int = 1
             squashed = squash.apply(bgr)
             scale_x, scale_y = squash.scales(bgr, squashed)
             bgr = squashed
-            labels = [replace(label, box=(label.box[0] / scale_x, label.box[1] / scale_y,
-                                          label.box[2] / scale_x, label.box[3] / scale_y)) for label in labels]
+            labels = rescaled(labels, 1 / scale_x, 1 / scale_y)
         wanted = [(class_copies or {}).get(label.code, copies) for label in labels]
         for copy in range(max(wanted, default=0)):
             chosen = [i for i, n in enumerate(wanted) if copy < n]
