@@ -117,6 +117,31 @@ def test_rare_classes_are_cut_more_often_and_squeezed_photos_squashed_back(tmp_p
     assert (crop[32, 16:48] > 200).all()  # the tile fills the crop's width again, not a sliver
 
 
+def test_the_crop_builder_takes_real_splits_and_a_slice_of_extra_photos(tmp_path, photo, capsys):
+    from vision.train.crops import main
+
+    def photo_set(folder: Path, names: list[str], line: str) -> None:
+        (folder / "images").mkdir(parents=True)
+        (folder / "labels").mkdir(parents=True)
+        for name in names:
+            cv2.imwrite(str(folder / "images" / f"{name}.png"), photo)
+            (folder / "labels" / f"{name}.txt").write_text(line)
+
+    photo_set(tmp_path / "real/train", ["t1", "t2"], "2 0.1953 0.4688 0.2344 0.3125\n34 0.7422 0.4688 0.2344 0.3125\n")
+    photo_set(tmp_path / "real/valid", ["v1"], "2 0.1953 0.4688 0.2344 0.3125\n")
+    photo_set(tmp_path / "synth", ["s0", "s1", "s2"], "27 0.1953 0.4688 0.2344 0.3125\n")
+    names = "[" + ", ".join(f"'{c}'" for c in DETECTOR_CLASSES) + "]"
+    (tmp_path / "real/data.yaml").write_text(f"path: {tmp_path / 'real'}\ntrain: train/images\nval: valid/images\n"
+                                             f"nc: {len(DETECTOR_CLASSES)}\nnames: {names}\n")
+    main([str(tmp_path / "real/data.yaml"), "--out", str(tmp_path / "crops"), "--copies", "2", "--balance", "4",
+          "--extra-train", str(tmp_path / "synth/images"), "--extra-skip", "1", "--extra-limit", "1"])
+    train = {p.name: len(list(p.glob("*.png"))) for p in (tmp_path / "crops/train").iterdir()}
+    # 3m and 1f have 2 real tiles each, under --balance 4: ceil(2 copies x 4 / 2) = 4 crops per tile, 2 photos
+    assert train == {"3m": 2 * 4, "1f": 2 * 4, "1z": 1}
+    assert [p.name for p in (tmp_path / "crops/train/1z").glob("*.png")][0].startswith("synth-s1-")
+    assert len(list((tmp_path / "crops/val/3m").glob("*.png"))) == 1
+
+
 # -- classifier runtime ----------------------------------------------------------------------------------------------
 
 

@@ -85,6 +85,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--extra-train", type=Path, action="append", default=[],
                         help="more training images (an images/ folder with labels/ beside it); repeatable")
+    parser.add_argument("--extra-skip", type=int, default=0, help="leave out the first N extra images (sorted)")
     parser.add_argument("--extra-limit", type=int, default=0, help="use at most this many extra images (0: all)")
     parser.add_argument("--copies", type=int, default=3, help="jittered crops per training tile")
     parser.add_argument("--balance", type=int, default=0, metavar="N",
@@ -101,7 +102,7 @@ def main(argv: list[str] | None = None) -> None:
     train = write_crops(train_images, codes, args.out / "train", args.copies, JITTER, args.seed, size=args.size,
                         class_copies=class_copies)
     for extra in args.extra_train:
-        images = images_of(extra)
+        images = images_of(extra)[args.extra_skip:]
         if args.extra_limit:
             images = images[: args.extra_limit]
         train += write_crops(images, codes, args.out / "train", 1, JITTER, args.seed + 1,
