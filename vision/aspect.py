@@ -56,7 +56,6 @@ class Squash:
         return bgr.shape[1] / squashed.shape[1], bgr.shape[0] / squashed.shape[0]
 
 
-
 Boxed = TypeVar("Boxed")
 
 
@@ -75,13 +74,17 @@ def box_aspect(boxes: Sequence[Sequence[float]]) -> float | None:
     return float(np.median((b[:, 3] - b[:, 1]) / np.maximum(b[:, 2] - b[:, 0], 1e-6)))
 
 
+def stretched_aspect(aspect: float | None) -> bool:
+    """True for a median box height / width no tile has in a photo taken as it was."""
+    return aspect is not None and not 1 / MAX_TILE_ASPECT <= aspect <= MAX_TILE_ASPECT
+
+
 def looks_stretched(detections: Sequence[Detection], width: int, height: int) -> bool:
     """True when the photo is narrower than a camera takes, or the tiles found in it are too few, or too tall or
     too wide, for a photo taken as it was."""
     if len(detections) < MIN_TILES or max(width, height) > MAX_PHOTO_ASPECT * min(width, height):
         return True
-    aspect = box_aspect([d.box for d in detections])
-    return aspect is not None and not 1 / MAX_TILE_ASPECT <= aspect <= MAX_TILE_ASPECT
+    return stretched_aspect(box_aspect([d.box for d in detections]))
 
 
 def candidate_squashes() -> Iterator[Squash]:
@@ -96,7 +99,7 @@ def squash_for_boxes(boxes: Sequence[Sequence[float]]) -> Squash | None:
     Used on training photos, whose boxes are known: their tiles are then cut the way the reader sees them.
     """
     aspect = box_aspect(boxes)
-    if aspect is None or 1 / MAX_TILE_ASPECT <= aspect <= MAX_TILE_ASPECT:
+    if aspect is None or not stretched_aspect(aspect):
         return None
     return Squash(y=aspect / TILE_ASPECT) if aspect > 1 else Squash(x=TILE_ASPECT / aspect)
 

@@ -276,8 +276,9 @@ def decode(
 def _suppress_across_classes(kept_boxes: np.ndarray, kept: np.ndarray, merge_iou: float) -> np.ndarray:
     """Greedy class-agnostic suppression of boxes already sorted best first: one reading per tile. A box lying
     mostly inside a better one (``INSIDE_FRACTION`` of its area) is a piece of that tile, however small."""
-    iou = box_iou(kept_boxes, kept_boxes)
-    inside = box_intersection(kept_boxes, kept_boxes) / np.maximum(box_area(kept_boxes), 1e-9)[None, :]
+    overlap, area = box_intersection(kept_boxes, kept_boxes), box_area(kept_boxes)
+    iou = overlap / np.maximum(area[:, None] + area[None, :] - overlap, 1e-9)
+    inside = overlap / np.maximum(area, 1e-9)[None, :]
     alive = np.ones(len(kept), dtype=bool)
     for i in range(len(kept)):
         if alive[i]:
