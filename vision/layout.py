@@ -229,24 +229,20 @@ def _rows(idx: list[int], geo: _Geometry) -> list[list[int]]:
 
 def _neighbour(i: int, side: int, idx: list[int], geo: _Geometry) -> int | None:
     """The nearest tile on one side of ``i`` along its row (a cone about the row direction), or None."""
-    best, best_d = None, np.inf
-    for j in idx:
-        if j == i:
-            continue
-        delta = geo.centres[j] - geo.centres[i]
-        d_i = geo.direction[i]
-        du = side * float(delta @ d_i)
-        if du <= 0:
-            continue
-        dv = abs(float(delta[0] * d_i[1] - delta[1] * d_i[0]))
-        unit = (geo.size[i] + geo.size[j]) / 2
-        cone = np.tan(np.radians(ROW_BEND if du < 2.5 * unit else ROW_BEND_FAR))
-        if dv > max(ROW_TOLERANCE * unit, cone * du) or du > LINE_REACH * unit:
-            continue
-        d = float(np.hypot(du, dv))
-        if d < best_d:
-            best, best_d = j, d
-    return best
+    others = np.array([j for j in idx if j != i], dtype=int)
+    if not len(others):
+        return None
+    delta = geo.centres[others] - geo.centres[i]
+    d_i = geo.direction[i]
+    du = side * (delta[:, 0] * d_i[0] + delta[:, 1] * d_i[1])
+    dv = np.abs(delta[:, 0] * d_i[1] - delta[:, 1] * d_i[0])
+    unit = (geo.size[i] + geo.size[others]) / 2
+    cone = np.where(du < 2.5 * unit, np.tan(np.radians(ROW_BEND)), np.tan(np.radians(ROW_BEND_FAR)))
+    near = (du > 0) & (dv <= np.maximum(ROW_TOLERANCE * unit, cone * du)) & (du <= LINE_REACH * unit)
+    if not near.any():
+        return None
+    distance = np.where(near, np.hypot(du, dv), np.inf)
+    return int(others[int(np.argmin(distance))])  # the first nearest, as the tiles are listed
 
 
 def _lines(idx: list[int], geo: _Geometry) -> list[list[int]]:
@@ -335,15 +331,14 @@ def _seg_gap(a: list[int], b: list[int], geo: _Geometry) -> float:
     """How far apart two segments lie, edge to edge, as a share of the reach of a hand (1 = at the limit): along
     the row in tile widths (NEAR_ALONG), across it in tile lengths (NEAR_ACROSS, which shrink with the camera's
     tilt as distances across the rows do)."""
-    best = np.inf
-    for i in a:
-        for j in b:
-            width = (geo.along[i] + geo.along[j]) / 2
-            length = (geo.across[i] + geo.across[j]) / 2
-            du = max(0.0, abs(geo.u[i] - geo.u[j]) - width)
-            dv = max(0.0, abs(geo.v[i] - geo.v[j]) - length)
-            best = min(best, float(np.hypot(du / (width * NEAR_ALONG), dv / (length * NEAR_ACROSS))))
-    return best
+    if not a or not b:
+        return float(np.inf)
+    i, j = np.asarray(a)[:, None], np.asarray(b)[None, :]  # every pair of tiles, one from each segment
+    width = (geo.along[i] + geo.along[j]) / 2
+    length = (geo.across[i] + geo.across[j]) / 2
+    du = np.maximum(0.0, np.abs(geo.u[i] - geo.u[j]) - width)
+    dv = np.maximum(0.0, np.abs(geo.v[i] - geo.v[j]) - length)
+    return float(np.hypot(du / (width * NEAR_ALONG), dv / (length * NEAR_ACROSS)).min())
 
 
 # -- reading -------------------------------------------------------------------------------------------------------
