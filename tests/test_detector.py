@@ -30,15 +30,17 @@ def split(rows: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return boxes, a[:, 4:]
 
 
-def tiny_model(path: Path, rows: list[np.ndarray], names: list[str] | None = None, size: int = 64) -> Path:
-    """An ONNX 'detector' whose output is the given anchors whatever the photo: enough to test the runtime."""
+def tiny_model(path: Path, rows: list[np.ndarray], names: list[str] | None = None, size: int | None = 64) -> Path:
+    """An ONNX 'detector' whose output is the given anchors whatever the photo: enough to test the runtime.
+    ``size`` None: a dynamic input (height and width left to the runtime), as the shipped detector is exported."""
     onnx = pytest.importorskip("onnx")
     from onnx import TensorProto, helper, numpy_helper
 
     output = np.stack(rows).T[None].astype(np.float32)  # 1 x (4 + classes) x anchors, as ultralytics exports
     node = helper.make_node("Constant", [], ["output0"], value=numpy_helper.from_array(output))
     graph = helper.make_graph(
-        [node], "tiny", [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, size, size])],
+        [node], "tiny", [helper.make_tensor_value_info("images", TensorProto.FLOAT,
+                                                       [1, 3, size or "height", size or "width"])],
         [helper.make_tensor_value_info("output0", TensorProto.FLOAT, list(output.shape))])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
     model.ir_version = 8

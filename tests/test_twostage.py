@@ -243,7 +243,7 @@ def test_threshold_sweep_reads_the_boxes_through_the_classifier(reader, photo, t
 def test_the_pair_runs_at_its_own_operating_point(tmp_path):
     from vision import twostage
 
-    dynamic = tiny_dynamic_detector(tmp_path / "dyn.onnx")
+    dynamic = tiny_model(tmp_path / "dyn.onnx", [anchor(0, 0, 5, 5)], list(DETECTOR_CLASSES), size=None)
     classifier = tiny_classifier(tmp_path / "cls.onnx")
     alone = load_tile_reader(dynamic, classifier="none", threads=1)
     pair = load_tile_reader(dynamic, classifier=classifier, threads=1)
@@ -252,25 +252,6 @@ def test_the_pair_runs_at_its_own_operating_point(tmp_path):
     assert pair.decode_side == twostage.DECODE_SIDE  # crops are cut from a photo decoded larger than the input
     chosen = load_tile_reader(dynamic, classifier=classifier, threads=1, conf=0.3, input_size=320)
     assert (chosen.conf, chosen.input_size) == (0.3, 320)
-
-
-def tiny_dynamic_detector(path: Path) -> Path:
-    """A 'detector' with a dynamic input answering no tile: only its input shape matters here."""
-    onnx = pytest.importorskip("onnx")
-    from onnx import TensorProto, helper, numpy_helper
-
-    output = np.zeros((1, 4 + len(DETECTOR_CLASSES), 1), np.float32)
-    node = helper.make_node("Constant", [], ["output0"], value=numpy_helper.from_array(output))
-    graph = helper.make_graph(
-        [node], "tiny-dynamic",
-        [helper.make_tensor_value_info("images", TensorProto.FLOAT, [1, 3, "height", "width"])],
-        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, list(output.shape))])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
-    model.ir_version = 8
-    entry = model.metadata_props.add()
-    entry.key, entry.value = "names", str(dict(enumerate(DETECTOR_CLASSES)))
-    onnx.save(model, str(path))
-    return path
 
 
 def test_averaged_classifiers_answer_the_mean_of_their_members(tmp_path, photo):
