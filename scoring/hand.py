@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from .errors import HandError
-from .tiles import ALL_CODES, WIND_LETTERS, is_bonus, is_playing, sort_key
+from .tiles import ALL_CODES, COPIES_IN_SET, WIND_LETTERS, is_bonus, is_playing, sort_key
 
 MELD_KINDS = ("chow", "pung", "kong")
 MELD_SOURCES = ("left", "across", "right")
@@ -225,11 +225,11 @@ def validate_structure(hand: Hand) -> None:
         if is_bonus(t):
             raise HandError("unknown_tile", f"bonus tile {t} belongs in 'flowers', not among the concealed tiles")
     counts = Counter(hand.all_tiles())
-    over = sorted((t for t, n in counts.items() if n > 4), key=sort_key)
+    over = sorted((t for t, n in counts.items() if n > COPIES_IN_SET[t]), key=sort_key)
     if over:
         raise HandError("too_many_copies", f"more than four copies of {', '.join(over)}")
     bonus = Counter(hand.flowers)
-    dup = sorted(t for t, n in bonus.items() if n > 1)
+    dup = sorted(t for t, n in bonus.items() if n > COPIES_IN_SET[t])
     if dup:
         raise HandError("too_many_copies", f"bonus tile(s) {', '.join(dup)} appear more than once (each exists once)")
     if hand.winning_tile is None and not hand.concealed:

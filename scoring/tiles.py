@@ -22,6 +22,8 @@ ALL_CODES: tuple[str, ...] = PLAYING_CODES + BONUS_CODES
 DETECTOR_CLASSES: tuple[str, ...] = ALL_CODES + ("back",)
 
 INDEX: dict[str, int] = {code: i for i, code in enumerate(PLAYING_CODES)}
+#: How many of each tile one set holds: four of a playing tile, one of a bonus tile.
+COPIES_IN_SET: dict[str, int] = {**{code: 4 for code in PLAYING_CODES}, **{code: 1 for code in BONUS_CODES}}
 
 WIND_CODES = {"E": "1z", "S": "2z", "W": "3z", "N": "4z"}
 WIND_LETTERS = ("E", "S", "W", "N")
