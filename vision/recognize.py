@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from .copies import copy_warnings
 from .detection import Detection
 from .detector import Detector
 from .imageio import DecodedImage, ImageError, load_image
@@ -70,7 +71,7 @@ class Recognizer:
 
     def assemble(self, detections: list[Detection], width: int, height: int, name: str) -> dict[str, Any]:
         """Group the detections with the layout step (when present) and build the Recognition JSON."""
-        warnings: list[str] = []
+        warnings: list[str] = copy_warnings(detections)
         groups: list[dict] = []
         tile_group: list[int | None] = [None] * len(detections)
         hand = None

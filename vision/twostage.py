@@ -19,6 +19,7 @@ from scoring.tiles import DETECTOR_CLASSES
 
 from .aspect import MIN_TILES, Squash, candidate_squashes, looks_stretched, reading_score, rescaled
 from .classifier import CropClassifier, default_classifier_path
+from .copies import limit_copies
 from .detection import Detection
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path
 
@@ -62,7 +63,8 @@ class TwoStageDetector:
         return self.detector.merge_iou
 
     def read(self, bgr: np.ndarray, detections: Sequence[Detection], pixel_scale: float = 1.0) -> list[Detection]:
-        """The same boxes, each named by the classifier: code, probability, runner-up codes."""
+        """The same boxes, each named by the classifier: code, probability, runner-up codes; no more copies of a
+        code than one set holds where the runner-ups allow (``vision.copies``)."""
         if not detections:
             return []
         boxes = [tuple(v * pixel_scale for v in d.box) for d in detections]
@@ -73,7 +75,7 @@ class TwoStageDetector:
             alternatives = tuple((self.names[c], float(row[c])) for c in order[1:TOP_K + 1] if row[c] >= ALT_FLOOR)
             read.append(replace(detection, code=self.names[order[0]], confidence=float(row[order[0]]),
                                 alternatives=alternatives))
-        return read
+        return limit_copies(read)
 
     def detect(self, bgr: np.ndarray, pixel_scale: float = 1.0, *, conf: float | None = None) -> list[Detection]:
         """The tiles, read; a photo squeezed out of its aspect ratio is read squashed back (``vision.aspect``)."""
