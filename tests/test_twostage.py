@@ -266,6 +266,21 @@ def test_averaged_classifiers_answer_the_mean_of_their_members(tmp_path, photo):
     assert both.probabilities(photo, boxes) == pytest.approx(expected, abs=1e-6)
 
 
+def test_a_cascade_averages_only_the_crops_the_first_classifier_is_unsure_of(tmp_path, photo):
+    from vision.train.average import average
+
+    first = tiny_classifier(tmp_path / "a.onnx", bright="3m", runner_up="4m")  # sure of the black tile only
+    second = tiny_classifier(tmp_path / "b.onnx", bright="4m", runner_up="3m", dark="2m")
+    cascade = CropClassifier(average([first, second], tmp_path / "ab.onnx", unsure_below=0.9), threads=1)
+    white, black = (10, 40, 40, 80), (80, 40, 110, 80)
+    alone, other = (CropClassifier(path).probabilities(photo, [white, black]) for path in (first, second))
+    assert alone[0].max() < 0.9 <= alone[1].max()
+    both = cascade.probabilities(photo, [white, black])
+    assert both[0] == pytest.approx((alone[0] + other[0]) / 2, abs=1e-6)
+    assert both[1] == pytest.approx(alone[1], abs=1e-6)
+    assert cascade.probabilities(photo, [black]) == pytest.approx(alone[1:], abs=1e-6)  # none unsure: first alone
+
+
 def test_only_classifiers_of_the_same_classes_are_averaged(tmp_path):
     from vision.train.average import average
 

@@ -4,6 +4,10 @@ as if it were one model).
 Two YOLO11n-cls classifiers trained on different crop mixes make different mistakes; their mean probability
 reads more tiles right than either (models/README.md). The runtime needs no change: the file has the members'
 input, one ``output0`` (the mean), and the first member's metadata (class names, crop size).
+
+With ``unsure_below`` the mean is taken only where it matters: the first member reads every crop, and the others
+read only the crops whose top probability from the first is below that level (an ONNX ``If`` over the gathered
+crops), so a photo of clearly read tiles costs one member, not all of them.
 """
 
 from __future__ import annotations
@@ -14,11 +18,12 @@ from pathlib import Path
 OUTPUT = "output0"
 
 
-def average(members: list[Path], out: Path) -> Path:
-    """Write to ``out`` one ONNX graph feeding the same input to every member and answering their mean."""
-    import numpy as np
+def average(members: list[Path], out: Path, unsure_below: float | None = None) -> Path:
+    """Write to ``out`` one ONNX graph answering the mean of the members' probabilities: for every crop, or with
+    ``unsure_below`` only for the crops the first member's top probability leaves below it (the others keep the
+    first member's answer)."""
     import onnx
-    from onnx import helper, numpy_helper
+    from onnx import helper
 
     if len(members) < 2:
         raise ValueError("averaging needs at least two classifiers")
@@ -28,23 +33,20 @@ def average(members: list[Path], out: Path) -> Path:
     if len(set(names)) != 1:
         raise ValueError("the classifiers do not name the same classes in the same order")
     input_name = first.graph.input[0].name
-    nodes, initializers, outputs = [], [], []
-    for index, model in enumerate(models):
-        prefixed = onnx.compose.add_prefix(model, f"m{index}_")
-        renamed = {f"m{index}_{input_name}": input_name}
-        for node in prefixed.graph.node:
-            node.input[:] = [renamed.get(name, name) for name in node.input]
-            nodes.append(node)
-        initializers.extend(prefixed.graph.initializer)
-        outputs.append(prefixed.graph.output[0].name)
-    scale = numpy_helper.from_array(np.array(1.0 / len(models), dtype=np.float32), "ensemble_scale")
-    nodes.append(helper.make_node("Sum", outputs, ["ensemble_sum"]))
-    nodes.append(helper.make_node("Mul", ["ensemble_sum", "ensemble_scale"], [OUTPUT]))
+    members_input = input_name if unsure_below is None else "unsure_crops"
+    parts = [_prefixed(model, f"m{index}_", input_name, input_name if index == 0 else members_input)
+             for index, model in enumerate(models)]
+    initializers = [init for _, inits, _ in parts for init in inits]
+    nodes, _, first_output = parts[0]
     output = onnx.ValueInfoProto()
     output.CopyFrom(first.graph.output[0])
     output.name = OUTPUT
-    graph = helper.make_graph(nodes, "mean-of-classifiers", [first.graph.input[0]], [output],
-                              initializers + [scale])
+    if unsure_below is None:
+        nodes = nodes + [node for part in parts[1:] for node in part[0]]
+        nodes += _mean_nodes([first_output] + [part[2] for part in parts[1:]], OUTPUT, initializers)
+    else:
+        nodes = nodes + _cascade_nodes(first_output, input_name, parts[1:], output, unsure_below, initializers)
+    graph = helper.make_graph(nodes, "mean-of-classifiers", [first.graph.input[0]], [output], initializers)
     model = helper.make_model(graph, opset_imports=first.opset_import)
     model.ir_version = first.ir_version
     for prop in first.metadata_props:
@@ -52,18 +54,81 @@ def average(members: list[Path], out: Path) -> Path:
         entry.key, entry.value = prop.key, prop.value
     entry = model.metadata_props.add()
     entry.key, entry.value = "ensemble", str(len(models))
+    if unsure_below is not None:
+        entry = model.metadata_props.add()
+        entry.key, entry.value = "ensemble_unsure_below", str(unsure_below)
     onnx.checker.check_model(model)
     out.parent.mkdir(parents=True, exist_ok=True)
     onnx.save(model, str(out))
     return out
 
 
+def _prefixed(model, prefix: str, input_name: str, feed: str) -> tuple[list, list, str]:
+    """A member's nodes and initializers with ``prefix`` on every name, reading ``feed`` as its input, and the
+    name of its output."""
+    import onnx
+
+    prefixed = onnx.compose.add_prefix(model, prefix)
+    renamed = {prefix + input_name: feed}
+    nodes = []
+    for node in prefixed.graph.node:
+        node.input[:] = [renamed.get(name, name) for name in node.input]
+        nodes.append(node)
+    return nodes, list(prefixed.graph.initializer), prefixed.graph.output[0].name
+
+
+def _mean_nodes(outputs: list[str], result: str, initializers: list, prefix: str = "ensemble") -> list:
+    import numpy as np
+    from onnx import helper, numpy_helper
+
+    initializers.append(numpy_helper.from_array(np.array(1.0 / len(outputs), dtype=np.float32), f"{prefix}_scale"))
+    return [helper.make_node("Sum", outputs, [f"{prefix}_sum"]),
+            helper.make_node("Mul", [f"{prefix}_sum", f"{prefix}_scale"], [result])]
+
+
+def _cascade_nodes(first_output: str, input_name: str, others: list, output, unsure_below: float,
+                   initializers: list) -> list:
+    """Gather the crops the first member is unsure of; if there are any, let the other members read them and
+    scatter the mean back over the first member's answer (the ``If`` keeps an all-sure batch from running them)."""
+    import numpy as np
+    from onnx import helper, numpy_helper
+
+    initializers += [numpy_helper.from_array(np.array(unsure_below, dtype=np.float32), "unsure_below"),
+                     numpy_helper.from_array(np.array([1], dtype=np.int64), "axis_one"),
+                     numpy_helper.from_array(np.array(0, dtype=np.int64), "none")]
+    nodes = [
+        helper.make_node("ReduceMax", [first_output], ["first_top"], axes=[1], keepdims=0),
+        helper.make_node("Less", ["first_top", "unsure_below"], ["unsure"]),
+        helper.make_node("NonZero", ["unsure"], ["unsure_where"]),
+        helper.make_node("Transpose", ["unsure_where"], ["unsure_index"], perm=[1, 0]),  # K x 1, as ScatterND takes
+        helper.make_node("Size", ["unsure_where"], ["unsure_count"]),
+        helper.make_node("Greater", ["unsure_count", "none"], ["any_unsure"]),
+    ]
+    branch_initializers: list = []
+    rows = helper.make_node("Squeeze", ["unsure_index", "axis_one"], ["unsure_rows"])
+    crops = helper.make_node("Gather", [input_name, "unsure_rows"], ["unsure_crops"], axis=0)
+    first_rows = helper.make_node("Gather", [first_output, "unsure_rows"], ["unsure_first"], axis=0)
+    member_nodes = [node for part in others for node in part[0]]
+    mean = _mean_nodes(["unsure_first"] + [part[2] for part in others], "unsure_mean", initializers, "unsure")
+    scatter = helper.make_node("ScatterND", [first_output, "unsure_index", "unsure_mean"], ["mixed"])
+    mixed = helper.make_tensor_value_info("mixed", output.type.tensor_type.elem_type, None)
+    kept = helper.make_tensor_value_info("kept", output.type.tensor_type.elem_type, None)
+    then_branch = helper.make_graph([rows, crops, first_rows, *member_nodes, *mean, scatter], "mean_of_unsure",
+                                    [], [mixed], branch_initializers)
+    else_branch = helper.make_graph([helper.make_node("Identity", [first_output], ["kept"])], "first_alone",
+                                    [], [kept])
+    nodes.append(helper.make_node("If", ["any_unsure"], [OUTPUT], then_branch=then_branch, else_branch=else_branch))
+    return nodes
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("members", type=Path, nargs="+", help="exported classifier .onnx files")
     parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--unsure-below", type=float, metavar="P",
+                        help="the others read only the crops whose top probability from the first is below P")
     args = parser.parse_args(argv)
-    print(average(args.members, args.out))
+    print(average(args.members, args.out, args.unsure_below))
 
 
 if __name__ == "__main__":
