@@ -281,6 +281,19 @@ def test_a_cascade_averages_only_the_crops_the_first_classifier_is_unsure_of(tmp
     assert cascade.probabilities(photo, [black]) == pytest.approx(alone[1:], abs=1e-6)  # none unsure: first alone
 
 
+def test_half_stored_weights_halve_the_file_and_keep_the_answers(tmp_path, photo):
+    from vision.train.average import average
+
+    members = [tiny_classifier(tmp_path / f"{name}.onnx", bright=bright, runner_up=other)
+               for name, bright, other in (("a", "3m", "4m"), ("b", "4m", "3m"))]
+    full = average(members, tmp_path / "full.onnx", unsure_below=0.9)
+    half = average(members, tmp_path / "half.onnx", unsure_below=0.9, half_weights=True)
+    assert half.stat().st_size < full.stat().st_size
+    boxes = [(10, 40, 40, 80), (80, 40, 110, 80)]
+    expected = CropClassifier(full).probabilities(photo, boxes)
+    assert CropClassifier(half).probabilities(photo, boxes) == pytest.approx(expected, abs=1e-3)
+
+
 def test_only_classifiers_of_the_same_classes_are_averaged(tmp_path):
     from vision.train.average import average
 

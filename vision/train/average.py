@@ -18,7 +18,7 @@ from pathlib import Path
 OUTPUT = "output0"
 
 
-def average(members: list[Path], out: Path, unsure_below: float | None = None) -> Path:
+def average(members: list[Path], out: Path, unsure_below: float | None = None, half_weights: bool = False) -> Path:
     """Write to ``out`` one ONNX graph answering the mean of the members' probabilities: for every crop, or with
     ``unsure_below`` only for the crops the first member's top probability leaves below it (the others keep the
     first member's answer)."""
@@ -46,6 +46,9 @@ def average(members: list[Path], out: Path, unsure_below: float | None = None) -
         nodes += _mean_nodes([first_output] + [part[2] for part in parts[1:]], OUTPUT, initializers)
     else:
         nodes = nodes + _cascade_nodes(first_output, input_name, parts[1:], output, unsure_below, initializers)
+    if half_weights:
+        initializers, widen = _half_stored(initializers)
+        nodes = widen + nodes
     graph = helper.make_graph(nodes, "mean-of-classifiers", [first.graph.input[0]], [output], initializers)
     model = helper.make_model(graph, opset_imports=first.opset_import)
     model.ir_version = first.ir_version
@@ -75,6 +78,21 @@ def _prefixed(model, prefix: str, input_name: str, feed: str) -> tuple[list, lis
         node.input[:] = [renamed.get(name, name) for name in node.input]
         nodes.append(node)
     return nodes, list(prefixed.graph.initializer), prefixed.graph.output[0].name
+
+
+def _half_stored(initializers: list) -> tuple[list, list]:
+    """Every float32 weight tensor stored as float16, and the ``Cast`` nodes giving the graph its float32 value."""
+    from onnx import TensorProto, helper, numpy_helper
+
+    stored, widen = [], []
+    for tensor in initializers:
+        if tensor.data_type != TensorProto.FLOAT or len(tensor.dims) == 0:
+            stored.append(tensor)
+            continue
+        half = numpy_helper.from_array(numpy_helper.to_array(tensor).astype("float16"), f"{tensor.name}_half")
+        stored.append(half)
+        widen.append(helper.make_node("Cast", [half.name], [tensor.name], to=TensorProto.FLOAT))
+    return stored, widen
 
 
 def _mean_nodes(outputs: list[str], result: str, initializers: list, prefix: str = "ensemble") -> list:
@@ -127,8 +145,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--unsure-below", type=float, metavar="P",
                         help="the others read only the crops whose top probability from the first is below P")
+    parser.add_argument("--half-weights", action="store_true",
+                        help="store the weights as float16 (half the file; arithmetic stays float32)")
     args = parser.parse_args(argv)
-    print(average(args.members, args.out, args.unsure_below))
+    print(average(args.members, args.out, args.unsure_below, args.half_weights))
 
 
 if __name__ == "__main__":
