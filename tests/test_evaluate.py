@@ -206,3 +206,44 @@ def test_cli_eval_leaves_out_the_listed_photos(dataset, tmp_path, capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["images"] == 2 and report["excluded"] == [first]
     assert main(["eval", str(dataset), "--model", str(model), "--exclude", str(tmp_path / "absent.txt")]) == 2
+
+
+def test_label_fixes_correct_the_named_lines_only(dataset, tmp_path):
+    from vision.evaluate import read_fixes
+
+    fixes = tmp_path / "fixes.txt"
+    fixes.write_text("# checked by eye\np80.png  3  3s  4s  # four sticks\n\np40.png 2 2m 3m\n")
+    assert read_fixes(fixes) == {"p80.png": {3: ("3s", "4s")}, "p40.png": {2: ("2m", "3m")}}
+    samples = {s.name: s for s in collect_samples(dataset, FakeDetector(), fixes=read_fixes(fixes))}
+    assert [label.code for label in samples["p80.png"].labels] == ["5p", "1f", "4s"]
+    assert [label.code for label in samples["p40.png"].labels] == ["1m", "3m"]
+
+
+def test_a_fix_that_does_not_match_its_label_or_is_malformed_is_an_error(dataset, tmp_path):
+    from vision.evaluate import read_fixes
+
+    with pytest.raises(EvalError, match="the fix expects 9s"):
+        collect_samples(dataset, FakeDetector(), fixes={"p80.png": {3: ("9s", "4s")}})
+    for bad in ("p80.png 3 3s\n", "p80.png three 3s 4s\n", "p80.png 3 3s dog\n"):
+        (tmp_path / "bad.txt").write_text(bad)
+        with pytest.raises(EvalError, match="PHOTO LINE LABELLED SHOWN"):
+            read_fixes(tmp_path / "bad.txt")
+    with pytest.raises(EvalError):
+        read_fixes(tmp_path / "absent.txt")
+
+
+def test_cli_eval_applies_the_fixes_and_says_how_many(dataset, tmp_path, capsys):
+    from test_detector import anchor, tiny_model
+
+    from api.cli import main
+    from scoring.tiles import DETECTOR_CLASSES
+
+    model = tiny_model(tmp_path / "tiny.onnx", [anchor(*A, t1m=0.9), anchor(*B, t3m=0.8)], list(DETECTOR_CLASSES))
+    fixes = tmp_path / "fixes.txt"
+    fixes.write_text("p40.png 2 2m 3m\n")
+    assert main(["eval", str(dataset), "--model", str(model), "--json"]) == 0
+    before = json.loads(capsys.readouterr().out)
+    assert main(["eval", str(dataset), "--model", str(model), "--json", "--fixes", str(fixes)]) == 0
+    after = json.loads(capsys.readouterr().out)
+    assert after["label_fixes"] == 1 and after["tile_accuracy"] == pytest.approx(before["tile_accuracy"] + 0.2)
+    assert main(["eval", str(dataset), "--model", str(model), "--fixes", str(tmp_path / "absent.txt")]) == 2

@@ -16,7 +16,7 @@ unmatched predictions extra boxes, which count against precision and the exact r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -118,6 +118,28 @@ def read_exclusions(path: str | Path) -> set[str]:
     return {line.split("#", 1)[0].strip() for line in text.splitlines()} - {""}
 
 
+#: photo file name -> {label line number: (code the label gives, code the tile shows)}
+LabelFixes = Mapping[str, Mapping[int, tuple[str, str]]]
+
+
+def read_fixes(path: str | Path) -> dict[str, dict[int, tuple[str, str]]]:
+    """Corrections to a dataset's labels, one per line: ``PHOTO LINE LABELLED SHOWN`` (``#`` starts a comment),
+    e.g. ``2f6de644d677.jpg 6 4p 4m``: line 6 of that photo's label file says 4p where the tile is 4m."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as err:
+        raise EvalError(f"cannot read {path}: {err.strerror}") from None
+    fixes: dict[str, dict[int, tuple[str, str]]] = {}
+    for number, line in enumerate(text.splitlines(), 1):
+        fields = line.split("#", 1)[0].split()
+        if not fields:
+            continue
+        if len(fields) != 4 or not fields[1].isdigit() or not set(fields[2:]) <= set(DETECTOR_CLASSES):
+            raise EvalError(f"{path}:{number}: expected PHOTO LINE LABELLED SHOWN with tile codes: {line!r}")
+        fixes.setdefault(fields[0], {})[int(fields[1])] = (fields[2], fields[3])
+    return fixes
+
+
 def images_of(source: Path) -> list[Path]:
     if source.is_dir():
         return sorted(p for p in source.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES)
@@ -137,8 +159,12 @@ def label_path(image: Path) -> Path:
     return Path(*parts).with_suffix(".txt")
 
 
-def read_labels(path: Path, codes: Sequence[str], width: int, height: int) -> list[Label]:
-    """YOLO label lines (class cx cy w h, normalised) -> labels in pixels. A missing file means no tiles."""
+def read_labels(path: Path, codes: Sequence[str], width: int, height: int,
+                fixes: Mapping[int, tuple[str, str]] | None = None) -> list[Label]:
+    """YOLO label lines (class cx cy w h, normalised) -> labels in pixels. A missing file means no tiles.
+    ``fixes``: line number -> (the code the line gives, the code to use instead); a line that does not give the
+    code its fix expects is an error, so a fix never lands on a label it was not written for."""
+    fixes = fixes or {}
     if not path.is_file():
         return []
     labels = []
@@ -151,6 +177,10 @@ def read_labels(path: Path, codes: Sequence[str], width: int, height: int) -> li
             code = codes[cls]
         except (ValueError, IndexError):
             raise EvalError(f"{path}:{number}: not a YOLO box line of a known class: {line!r}") from None
+        if number in fixes:
+            labelled, code = fixes[number]
+            if codes[cls] != labelled:
+                raise EvalError(f"{path}:{number}: the fix expects {labelled}, the label gives {codes[cls]}")
         labels.append(Label(code, ((cx - w / 2) * width, (cy - h / 2) * height,
                                    (cx + w / 2) * width, (cy + h / 2) * height)))
     return labels
@@ -162,8 +192,10 @@ def collect_samples(
     split: str = "val",
     progress: Callable[[Iterable], Iterable] | None = None,
     exclude: Collection[str] = (),
+    fixes: LabelFixes | None = None,
 ) -> list[Sample]:
-    """Run the detector over every photo of the split, except the photos named in ``exclude``."""
+    """Run the detector over every photo of the split, except the photos named in ``exclude``; ``fixes``
+    (``read_fixes``) corrects labels first."""
     codes, pairs = read_dataset(data_yaml, split, exclude)
     samples = []
     for image_path, label_path in (progress or iter)(pairs):
@@ -171,7 +203,7 @@ def collect_samples(
             image = load_image(image_path.read_bytes())
         except ImageError as err:
             raise EvalError(f"{image_path}: {err.code}: {err.message}") from None
-        labels = read_labels(label_path, codes, image.width, image.height)
+        labels = read_labels(label_path, codes, image.width, image.height, (fixes or {}).get(image_path.name))
         candidates, operating = detector.detect_for_eval(image.bgr)
         samples.append(Sample(image_path.name, labels, candidates, operating))
     return samples
@@ -185,6 +217,7 @@ def sweep(
     split: str = "val",
     progress: Callable[[Iterable], Iterable] | None = None,
     exclude: Collection[str] = (),
+    fixes: LabelFixes | None = None,
 ) -> list[dict[str, Any]]:
     """The operating figures at each confidence threshold (and cross-class merge IoU), from one detector run per
     photo: how ``DEFAULT_CONF`` is chosen. ``detector`` is a ``vision.detector.Detector`` or a two-stage reader
@@ -198,7 +231,8 @@ def sweep(
         image = load_image(image_path.read_bytes())
         boxes, scores = boxes_of.raw(image.bgr)
         keep = scores.max(axis=1) >= floor  # the anchors any of the thresholds can use
-        cached.append((image_path.name, read_labels(label_path, codes, image.width, image.height),
+        labels = read_labels(label_path, codes, image.width, image.height, (fixes or {}).get(image_path.name))
+        cached.append((image_path.name, labels,
                        boxes[keep], scores[keep], image.bgr if reader else None))
     rows = []
     for merge_iou in merge_ious:

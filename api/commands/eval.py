@@ -27,6 +27,9 @@ def register(sub) -> None:
     parser.add_argument("--exclude", metavar="LIST",
                         help="a file of image names (one per line) to leave out, e.g. photos with known label errors "
                              "(datasets/hk-photos-label-errors.txt)")
+    parser.add_argument("--fixes", metavar="LIST",
+                        help="a file of label corrections (PHOTO LINE LABELLED SHOWN per line) to apply first, e.g. "
+                             "labels checked by eye (datasets/hk-photos-label-fixes.txt)")
     parser.add_argument("--sweep", action="store_true",
                         help="instead, list the operating figures at a range of confidence thresholds")
     add_model_flags(parser)
@@ -39,10 +42,18 @@ SWEEP_COLUMNS = ("conf", "merge_iou", "predictions", "tile_accuracy", "tile_prec
 
 
 def run(args) -> int:
-    from vision.evaluate import EvalError, collect_samples, evaluate_samples, read_exclusions, write_confusion_png
+    from vision.evaluate import (
+        EvalError,
+        collect_samples,
+        evaluate_samples,
+        read_exclusions,
+        read_fixes,
+        write_confusion_png,
+    )
 
     try:
         args.excluded = read_exclusions(args.exclude) if args.exclude else set()
+        args.label_fixes = read_fixes(args.fixes) if args.fixes else {}
     except EvalError as err:
         raise UsageError(str(err)) from None
     recognizer = load_recognizer(args)
@@ -51,14 +62,14 @@ def run(args) -> int:
         return run_sweep(args, detector)
     try:
         samples = collect_samples(args.data, detector, args.split, progress=_progress(args.json),
-                                  exclude=args.excluded)
+                                  exclude=args.excluded, fixes=args.label_fixes)
         report = evaluate_samples(samples, classes=sorted(set(detector.names), key=detector.names.index))
         if args.confusion:
             write_confusion_png(report, args.confusion)
     except EvalError as err:
         raise UsageError(str(err)) from None
     report = {"data": args.data, "split": args.split, "model": str(detector.path), "conf": detector.conf,
-              "excluded": sorted(args.excluded), **report}
+              "excluded": sorted(args.excluded), "label_fixes": sum(map(len, args.label_fixes.values())), **report}
     if args.json:
         json.dump(report, sys.stdout)
         sys.stdout.write("\n")
@@ -73,7 +84,7 @@ def run_sweep(args, detector) -> int:
 
     try:
         rows = sweep(args.data, detector, SWEEP_CONFS, merge_ious=(detector.merge_iou, None), split=args.split,
-                     progress=_progress(args.json), exclude=args.excluded)
+                     progress=_progress(args.json), exclude=args.excluded, fixes=args.label_fixes)
     except EvalError as err:
         raise UsageError(str(err)) from None
     if args.json:
