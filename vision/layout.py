@@ -12,6 +12,7 @@ open goes into ``warnings``; nothing is guessed silently.
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -227,29 +228,30 @@ def _rows(idx: list[int], geo: _Geometry) -> list[list[int]]:
     return lines
 
 
-def _neighbour(i: int, side: int, idx: list[int], geo: _Geometry) -> int | None:
-    """The nearest tile on one side of ``i`` along its row (a cone about the row direction), or None."""
-    others = np.array([j for j in idx if j != i], dtype=int)
-    if not len(others):
-        return None
-    delta = geo.centres[others] - geo.centres[i]
-    d_i = geo.direction[i]
-    du = side * (delta[:, 0] * d_i[0] + delta[:, 1] * d_i[1])
-    dv = np.abs(delta[:, 0] * d_i[1] - delta[:, 1] * d_i[0])
-    unit = (geo.size[i] + geo.size[others]) / 2
+def _neighbours(side: int, idx: list[int], geo: _Geometry) -> dict[int, int | None]:
+    """For each tile of ``idx``, the nearest tile on one side along its row (a cone about the row direction), or
+    None; all pairs at once."""
+    if not idx:
+        return {}
+    tiles = np.asarray(idx, dtype=int)
+    delta = geo.centres[tiles][None, :, :] - geo.centres[tiles][:, None, :]  # row: from tile, column: to tile
+    d = geo.direction[tiles][:, None, :]
+    du = side * (delta[..., 0] * d[..., 0] + delta[..., 1] * d[..., 1])
+    dv = np.abs(delta[..., 0] * d[..., 1] - delta[..., 1] * d[..., 0])
+    unit = (geo.size[tiles][:, None] + geo.size[tiles][None, :]) / 2
     cone = np.where(du < 2.5 * unit, np.tan(np.radians(ROW_BEND)), np.tan(np.radians(ROW_BEND_FAR)))
     near = (du > 0) & (dv <= np.maximum(ROW_TOLERANCE * unit, cone * du)) & (du <= LINE_REACH * unit)
-    if not near.any():
-        return None
+    np.fill_diagonal(near, False)
     distance = np.where(near, np.hypot(du, dv), np.inf)
-    return int(others[int(np.argmin(distance))])  # the first nearest, as the tiles are listed
+    nearest = np.argmin(distance, axis=1)  # the first nearest, as the tiles are listed
+    found = near.any(axis=1)
+    return {i: int(tiles[nearest[k]]) if found[k] else None for k, i in enumerate(idx)}
 
 
 def _lines(idx: list[int], geo: _Geometry) -> list[list[int]]:
     """Tiles chained to their nearest neighbours along the row direction, both ways: rows that may bend, with
     the gaps still in them. Each line is ordered along the row. Marks the sideways tiles of each line."""
-    right = {i: _neighbour(i, 1, idx, geo) for i in idx}
-    left = {i: _neighbour(i, -1, idx, geo) for i in idx}
+    right, left = _neighbours(1, idx, geo), _neighbours(-1, idx, geo)
     nxt = {i: j for i, j in right.items() if j is not None and left[j] == i}
     has_prev = set(nxt.values())
     lines = []
@@ -263,14 +265,14 @@ def _lines(idx: list[int], geo: _Geometry) -> list[list[int]]:
     # a sideways tile: a box much longer along the row than its neighbours in the row (perspective changes the
     # boxes' shape slowly along a row, so only nearby tiles are compared)
     ratio = geo.along / geo.across
-    overall = float(np.median(ratio[idx])) if idx else 1.0
+    overall = statistics.median(ratio[idx].tolist()) if idx else 1.0
     for line in lines:
         for k, i in enumerate(line):
             near = [j for j in range(max(0, k - 3), min(len(line), k + 4)) if j != k]
-            values = ratio[[line[j] for j in near]]
-            typical = float(np.median(values)) if near else overall
+            values = ratio[[line[j] for j in near]].tolist()
+            typical = statistics.median(values) if near else overall
             if len(near) >= 3:  # ... or the trend of the neighbours' shapes read at this tile's place, if higher
-                slope, base = np.polyfit(near, values, 1)
+                slope, base = statistics.linear_regression(near, values)
                 typical = max(typical, slope * k + base)
             geo.sideways[i] = ratio[i] > SIDEWAYS_RATIO * max(typical, 1e-6)
     return lines
@@ -283,7 +285,7 @@ def _spacings(line: list[int], geo: _Geometry) -> list[float]:
     out = []
     for k, (a, b) in enumerate(zip(line, line[1:], strict=False)):
         near = [i for i in line[max(0, k - 2) : k + 4] if i in upright] or upright
-        scale = float(np.median(geo.across[near]))
+        scale = statistics.median(geo.across[near].tolist())
         d = float(np.hypot(geo.u[a] - geo.u[b], geo.v[a] - geo.v[b]))
         length = (SIDEWAYS_LENGTH if geo.sideways[a] else 1.0) + (SIDEWAYS_LENGTH if geo.sideways[b] else 1.0)
         out.append(d / (scale * length / 2))
@@ -316,7 +318,7 @@ def _segments(lines: list[list[int]], geo: _Geometry) -> tuple[list[list[int]], 
                 window = [rs[j] for j in range(max(lo, k - 2), min(hi - 1, k + 3)) if j != k]
                 # the touching spacing nearby: the median of the neighbouring pairs that are not gaps themselves
                 touching = [r for r in window if r < (1 + GAP_SPLIT) * min(window)]
-                ref = min(float(np.median(touching)), own * 1.15) if window else own
+                ref = min(statistics.median(touching), own * 1.15) if window else own
                 if rs[k] > split * ref:
                     segments.append(current)
                     line_of.append(n)
