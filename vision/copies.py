@@ -39,7 +39,7 @@ def limit_copies(detections: Sequence[Detection]) -> list[Detection]:
             for code, probability in tile.alternatives:
                 if probability < MIN_RUNNER_UP:
                     break
-                if counts[code] < COPIES_IN_SET.get(code, len(result)):
+                if code not in COPIES_IN_SET or counts[code] < COPIES_IN_SET[code]:  # a back has no limit
                     loss = tile.confidence - probability
                     if best is None or loss < best[0]:
                         best = (loss, i, code, probability)
