@@ -122,7 +122,6 @@ def _cascade_nodes(first_output: str, input_name: str, others: list, output, uns
         helper.make_node("Size", ["unsure_where"], ["unsure_count"]),
         helper.make_node("Greater", ["unsure_count", "none"], ["any_unsure"]),
     ]
-    branch_initializers: list = []
     rows = helper.make_node("Squeeze", ["unsure_index", "axis_one"], ["unsure_rows"])
     crops = helper.make_node("Gather", [input_name, "unsure_rows"], ["unsure_crops"], axis=0)
     first_rows = helper.make_node("Gather", [first_output, "unsure_rows"], ["unsure_first"], axis=0)
@@ -132,7 +131,7 @@ def _cascade_nodes(first_output: str, input_name: str, others: list, output, uns
     mixed = helper.make_tensor_value_info("mixed", output.type.tensor_type.elem_type, None)
     kept = helper.make_tensor_value_info("kept", output.type.tensor_type.elem_type, None)
     then_branch = helper.make_graph([rows, crops, first_rows, *member_nodes, *mean, scatter], "mean_of_unsure",
-                                    [], [mixed], branch_initializers)
+                                    [], [mixed])
     else_branch = helper.make_graph([helper.make_node("Identity", [first_output], ["kept"])], "first_alone",
                                     [], [kept])
     nodes.append(helper.make_node("If", ["any_unsure"], [OUTPUT], then_branch=then_branch, else_branch=else_branch))
