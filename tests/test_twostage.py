@@ -11,7 +11,7 @@ from test_detector import anchor, tiny_model
 
 from scoring.tiles import DETECTOR_CLASSES
 from vision.classifier import CLASSIFIER_ENV, CropClassifier
-from vision.detector import Detector, ModelError
+from vision.detector import Detector, ModelError, tile_scores
 from vision.recognize import Recognizer
 from vision.tilecrop import PAD_VALUE, crop_tiles
 from vision.train.crops import jittered, write_crops
@@ -190,6 +190,26 @@ def test_boxes_from_the_detector_codes_from_the_classifier(reader, photo):
     assert 0.5 < tiles[0].confidence <= 1.0
 
 
+def test_a_tile_stays_by_its_chance_of_a_tile_times_the_classifiers_probability(reader, photo):
+    white, black = (10, 40, 40, 80), (80, 40, 110, 80)
+    probability = reader.classifier.probabilities(photo, [white, black]).max(axis=1)
+    kept_at = sorted(zip((0.9 * probability[0], 0.8 * probability[1]), ("3m", "1m"), strict=True))
+    for level, code in kept_at:
+        assert code in [t.code for t in reader.detect(photo, conf=level - 1e-3)]
+        assert code not in [t.code for t in reader.detect(photo, conf=level + 1e-3)]
+
+
+def test_a_tile_the_detector_cannot_name_is_still_a_tile(tmp_path, photo):
+    scores = np.array([[0.05, 0.04, 0.03], [0.5, 0.0, 0.0]])
+    assert tile_scores(scores) == pytest.approx([1 - 0.95 * 0.96 * 0.97, 0.5])
+    # the white tile's best class score is 0.06, under the floor; split over three codes it is a tile
+    unsure = [anchor(5, 20, 20, 40, t9p=0.06, t1m=0.06, t5z=0.06), anchor(40, 20, 55, 40, t9p=0.01)]
+    detector = Detector(tiny_model(tmp_path / "det.onnx", unsure, list(DETECTOR_CLASSES)), threads=1)
+    pair = TwoStageDetector(detector, CropClassifier(tiny_classifier(tmp_path / "cls.onnx"), threads=1),
+                            conf=0.1, floor=0.1)
+    assert [t.code for t in pair.detect(photo)] == ["3m"]
+
+
 def test_eval_candidates_offer_the_top_readings_of_each_box(reader, photo):
     candidates, operating = reader.detect_for_eval(photo)
     assert sorted(d.code for d in operating) == ["1m", "3m"]
@@ -236,8 +256,8 @@ def test_threshold_sweep_reads_the_boxes_through_the_classifier(reader, photo, t
     (tmp_path / "valid/labels/p.txt").write_text("2 0.1953 0.4688 0.2344 0.3125\n0 0.7422 0.4688 0.2344 0.3125\n")
     names = "\n".join(f"  {i}: '{c}'" for i, c in enumerate(DETECTOR_CLASSES))
     (tmp_path / "data.yaml").write_text(f"path: .\nval: valid/images\nnames:\n{names}\n")
-    rows = sweep(tmp_path / "data.yaml", reader, confs=(0.5, 0.85))
-    assert [(r["conf"], r["predictions"], r["tile_accuracy"]) for r in rows] == [(0.5, 2, 1.0), (0.85, 1, 0.5)]
+    rows = sweep(tmp_path / "data.yaml", reader, confs=(0.5, 0.95))
+    assert [(r["conf"], r["predictions"], r["tile_accuracy"]) for r in rows] == [(0.5, 2, 1.0), (0.95, 0, 0.0)]
 
 
 def test_the_pair_runs_at_its_own_operating_point(tmp_path):
@@ -292,6 +312,19 @@ def test_half_stored_weights_halve_the_file_and_keep_the_answers(tmp_path, photo
     boxes = [(10, 40, 40, 80), (80, 40, 110, 80)]
     expected = CropClassifier(full).probabilities(photo, boxes)
     assert CropClassifier(half).probabilities(photo, boxes) == pytest.approx(expected, abs=1e-3)
+
+
+def test_classifiers_of_different_crop_sizes_read_crops_of_the_largest(tmp_path, photo):
+    from vision.train.average import average
+
+    small = tiny_classifier(tmp_path / "a.onnx", bright="3m", runner_up="4m", size=16)
+    large = tiny_classifier(tmp_path / "b.onnx", bright="4m", runner_up="3m", size=24)
+    both = CropClassifier(average([small, large], tmp_path / "ab.onnx", unsure_below=0.9, half_weights=True))
+    assert both.size == 24
+    boxes = [(10, 40, 40, 80), (80, 40, 110, 80)]
+    members = [CropClassifier(path).probabilities(photo, boxes) for path in (small, large)]
+    expected = np.stack([(members[0][0] + members[1][0]) / 2, members[0][1]])  # the black tile is sure
+    assert both.probabilities(photo, boxes) == pytest.approx(expected, abs=1e-2)
 
 
 def test_only_classifiers_of_the_same_classes_are_averaged(tmp_path):

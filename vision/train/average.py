@@ -2,8 +2,10 @@
 as if it were one model).
 
 Two YOLO11n-cls classifiers trained on different crop mixes make different mistakes; their mean probability
-reads more tiles right than either (models/README.md). The runtime needs no change: the file has the members'
-input, one ``output0`` (the mean), and the first member's metadata (class names, crop size).
+reads more tiles right than either (models/README.md). The runtime needs no change: the file has one input, one
+``output0`` (the mean), and the first member's metadata (class names). Members may be trained at different crop
+sizes: the file takes crops of the largest, and each smaller member reads them resized to its own size (in the
+graph, linear), which reads as well as crops cut at that size.
 
 With ``unsure_below`` the mean is taken only where it matters: the first member reads every crop, and the others
 read only the crops whose top probability from the first is below that level (an ONNX ``If`` over the gathered
@@ -34,9 +36,17 @@ def average(members: list[Path], out: Path, unsure_below: float | None = None, h
         raise ValueError("the classifiers do not name the same classes in the same order")
     input_name = first.graph.input[0].name
     members_input = input_name if unsure_below is None else "unsure_crops"
-    parts = [_prefixed(model, f"m{index}_", input_name, input_name if index == 0 else members_input)
-             for index, model in enumerate(models)]
+    sizes = [_crop_size(model) for model in models]
+    size = max(sizes)
+    parts = [_prefixed(model, f"m{index}_", input_name, input_name if index == 0 else members_input,
+                       member_size / size)
+             for index, (model, member_size) in enumerate(zip(models, sizes, strict=True))]
     initializers = [init for _, inits, _ in parts for init in inits]
+    graph_input = onnx.ValueInfoProto()
+    graph_input.CopyFrom(first.graph.input[0])
+    for dim in graph_input.type.tensor_type.shape.dim[2:]:
+        if dim.HasField("dim_value"):
+            dim.dim_value = size
     nodes, _, first_output = parts[0]
     output = onnx.ValueInfoProto()
     output.CopyFrom(first.graph.output[0])
@@ -49,12 +59,12 @@ def average(members: list[Path], out: Path, unsure_below: float | None = None, h
     if half_weights:
         initializers, widen = _half_stored(initializers)
         nodes = widen + nodes
-    graph = helper.make_graph(nodes, "mean-of-classifiers", [first.graph.input[0]], [output], initializers)
+    graph = helper.make_graph(nodes, "mean-of-classifiers", [graph_input], [output], initializers)
     model = helper.make_model(graph, opset_imports=first.opset_import)
     model.ir_version = first.ir_version
     for prop in first.metadata_props:
         entry = model.metadata_props.add()
-        entry.key, entry.value = prop.key, prop.value
+        entry.key, entry.value = prop.key, prop.value if prop.key != "imgsz" else str([size, size])
     entry = model.metadata_props.add()
     entry.key, entry.value = "ensemble", str(len(models))
     if unsure_below is not None:
@@ -66,27 +76,49 @@ def average(members: list[Path], out: Path, unsure_below: float | None = None, h
     return out
 
 
-def _prefixed(model, prefix: str, input_name: str, feed: str) -> tuple[list, list, str]:
-    """A member's nodes and initializers with ``prefix`` on every name, reading ``feed`` as its input, and the
-    name of its output."""
+def _crop_size(model) -> int:
+    """The crop side a member was trained at: its fixed input height, else ultralytics' ``imgsz`` metadata."""
+    import ast
+
+    height = model.graph.input[0].type.tensor_type.shape.dim[2]
+    if height.HasField("dim_value"):
+        return height.dim_value
+    imgsz = {p.key: p.value for p in model.metadata_props}.get("imgsz")
+    if imgsz is None:
+        raise ValueError("a classifier names no crop size (no fixed input, no imgsz metadata)")
+    return int(ast.literal_eval(imgsz)[0])
+
+
+def _prefixed(model, prefix: str, input_name: str, feed: str, scale: float = 1.0) -> tuple[list, list, str]:
+    """A member's nodes and initializers with ``prefix`` on every name, reading ``feed`` (resized by ``scale``
+    when it is not 1) as its input, and the name of its output."""
+    import numpy as np
     import onnx
+    from onnx import helper, numpy_helper
 
     prefixed = onnx.compose.add_prefix(model, prefix)
-    renamed = {prefix + input_name: feed}
+    initializers = list(prefixed.graph.initializer)
     nodes = []
+    if scale != 1.0:
+        scales = numpy_helper.from_array(np.array([1, 1, scale, scale], dtype=np.float32), f"{prefix}resize_scales")
+        initializers.append(scales)
+        nodes.append(helper.make_node("Resize", [feed, "", scales.name], [f"{prefix}resized"], mode="linear"))
+        feed = f"{prefix}resized"
+    renamed = {prefix + input_name: feed}
     for node in prefixed.graph.node:
         node.input[:] = [renamed.get(name, name) for name in node.input]
         nodes.append(node)
-    return nodes, list(prefixed.graph.initializer), prefixed.graph.output[0].name
+    return nodes, initializers, prefixed.graph.output[0].name
 
 
 def _half_stored(initializers: list) -> tuple[list, list]:
-    """Every float32 weight tensor stored as float16, and the ``Cast`` nodes giving the graph its float32 value."""
+    """Every float32 weight tensor (two or more dimensions) stored as float16, and the ``Cast`` nodes giving the
+    graph its float32 value; biases and constants (a resize's scales) stay exact."""
     from onnx import TensorProto, helper, numpy_helper
 
     stored, widen = [], []
     for tensor in initializers:
-        if tensor.data_type != TensorProto.FLOAT or len(tensor.dims) == 0:
+        if tensor.data_type != TensorProto.FLOAT or len(tensor.dims) < 2:
             stored.append(tensor)
             continue
         half = numpy_helper.from_array(numpy_helper.to_array(tensor).astype("float16"), f"{tensor.name}_half")
