@@ -231,6 +231,14 @@ class Detector:
         return candidates, operating
 
 
+def tile_scores(scores: np.ndarray) -> np.ndarray:
+    """Each anchor's chance of lying on a tile, whatever its face: the noisy-OR of its independent class scores.
+
+    A tile the detector cannot name (a flower of an art it saw little of, 0.05 for one code and 0.04 for two
+    others) has a low best class score but is still plainly a tile; a reader that names tiles itself wants that."""
+    return 1.0 - np.prod(1.0 - np.clip(scores, 0.0, 1.0), axis=1)
+
+
 def decode(
     boxes: np.ndarray,
     scores: np.ndarray,
@@ -241,11 +249,13 @@ def decode(
     merge_iou: float | None = MERGE_IOU,
     top_k: int = TOP_K,
     max_det: int = 300,
+    box_scores: np.ndarray | None = None,
 ) -> list[Detection]:
     """Anchors -> detections: threshold, per-class NMS, cross-class merge (unless ``merge_iou`` is None),
-    alternatives from the anchors overlapping each kept box."""
+    alternatives from the anchors overlapping each kept box. Boxes are kept, ranked and reported by
+    ``box_scores`` (one per anchor; by default the best class score)."""
     best_class = scores.argmax(axis=1)
-    best = scores[np.arange(len(scores)), best_class]
+    best = scores[np.arange(len(scores)), best_class] if box_scores is None else box_scores
     floor = min(conf, ALT_FLOOR) if top_k else conf
     pool = np.flatnonzero(best >= floor)  # anchors that may vote for alternatives
     chosen = pool[best[pool] >= conf]

@@ -28,7 +28,7 @@ import yaml
 from scoring.tiles import BONUS_CODES, DETECTOR_CLASSES
 
 from .detection import Detection
-from .detector import ALT_FLOOR, box_iou, decode
+from .detector import ALT_FLOOR, box_iou, decode, tile_scores
 from .imageio import ImageError, load_image
 
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
@@ -221,27 +221,30 @@ def sweep(
 ) -> list[dict[str, Any]]:
     """The operating figures at each confidence threshold (and cross-class merge IoU), from one detector run per
     photo: how ``DEFAULT_CONF`` is chosen. ``detector`` is a ``vision.detector.Detector`` or a two-stage reader
-    (its boxes are then read by the crop classifier at each setting)."""
+    (its boxes are then read by the crop classifier at each setting, and ``conf`` is the least chance of a tile
+    times the classifier's probability)."""
     codes, pairs = read_dataset(data_yaml, split, exclude)
     boxes_of = getattr(detector, "detector", detector)  # the stage that finds the boxes
-    reader = getattr(detector, "read", None)
-    floor = min(min(confs), ALT_FLOOR)
+    pair = detector if boxes_of is not detector else None  # a two-stage reader: its classifier names the boxes
+    floor = min(min(confs), ALT_FLOOR) if pair is None else min(pair.floor, ALT_FLOOR)
     cached = []
     for image_path, label_path in (progress or iter)(pairs):
         image = load_image(image_path.read_bytes())
         boxes, scores = boxes_of.raw(image.bgr)
-        keep = scores.max(axis=1) >= floor  # the anchors any of the thresholds can use
+        keep = (scores.max(axis=1) if pair is None else tile_scores(scores)) >= floor  # anchors any setting uses
         labels = read_labels(label_path, codes, image.width, image.height, (fixes or {}).get(image_path.name))
-        cached.append((image_path.name, labels,
-                       boxes[keep], scores[keep], image.bgr if reader else None))
+        cached.append((image_path.name, labels, boxes[keep], scores[keep], image.bgr if pair else None))
     rows = []
     for merge_iou in merge_ious:
         for conf in confs:
             samples = []
             for name, labels, boxes, scores, bgr in cached:
-                found = decode(boxes, scores, boxes_of.names, conf=conf, nms_iou=boxes_of.nms_iou,
-                               merge_iou=merge_iou)
-                samples.append(Sample(name, labels, [], reader(bgr, found) if reader else found))
+                if pair is None:
+                    found = decode(boxes, scores, boxes_of.names, conf=conf, nms_iou=boxes_of.nms_iou,
+                                   merge_iou=merge_iou)
+                else:
+                    found = pair.read(bgr, pair.locate(boxes, scores, merge_iou=merge_iou), conf=conf)
+                samples.append(Sample(name, labels, [], found))
             report = evaluate_samples(samples, classes=list(dict.fromkeys(detector.names)))
             accuracy, precision = report["tile_accuracy"] or 0.0, report["tile_precision"] or 0.0
             f1 = 2 * accuracy * precision / (accuracy + precision) if accuracy + precision else 0.0

@@ -2,8 +2,11 @@
 
 ``TwoStageDetector`` has the detector's interface (``detect``, ``detect_for_eval``, ``input_size``, ``names``), so
 the recognizer, ``mjlens eval`` and the service use either without knowing which. The detector's own class scores
-are kept only to decide *where* the tiles are; each kept box is then read from its crop, and the classifier's
-runner-ups become the tile's ``alternatives``.
+are kept only to decide *where* the tiles are: every box it finds with some chance of being a tile
+(``vision.detector.tile_scores``, at least ``FLOOR``) is read from its crop, and the tile is kept when that
+chance times the classifier's probability reaches the pair's ``conf``: a box the detector doubts stays if the
+classifier reads a clear face in it, and goes if it reads none. The classifier's runner-ups become the tile's
+``alternatives``.
 """
 
 from __future__ import annotations
@@ -21,13 +24,14 @@ from .aspect import MIN_TILES, Squash, candidate_squashes, looks_stretched, read
 from .classifier import CropClassifier, default_classifier_path
 from .copies import limit_copies
 from .detection import Detection
-from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path
+from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
 
 #: The operating point of the pair, chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep --input-size N``
 #: (models/README.md): the detector only has to find the tiles, which it does as well at 448 px as at 640 px
-#: (93 % of the tiles either way) in 40 % of the time, and a low threshold lets the classifier name the tiles the
-#: detector was unsure how to name.
-CONF = 0.1
+#: (93 % of the tiles either way) in 40 % of the time. ``CONF`` is the least (chance of a tile) x (classifier
+#: probability) a tile is kept at; ``FLOOR`` the least chance of a tile worth reading at all.
+CONF = 0.12
+FLOOR = 0.03
 INPUT_SIZE = 448
 #: Photos are decoded with at least this long side (a JPEG reduced while decoding, never more than needed): the
 #: classifier cuts its crops from the decoded photo, and a 17-tile row across 1024 px gives 60 px tiles, about
@@ -40,9 +44,11 @@ EVAL_READINGS = 3  # readings per box offered to mAP, each scored box confidence
 class TwoStageDetector:
     """A detector for boxes and a crop classifier for codes."""
 
-    def __init__(self, detector: Detector, classifier: CropClassifier):
+    def __init__(self, detector: Detector, classifier: CropClassifier, conf: float = CONF, floor: float = FLOOR):
         self.detector = detector
         self.classifier = classifier
+        self.conf = conf
+        self.floor = min(floor, conf)
         self.names = DETECTOR_CLASSES
         self.path = detector.path
 
@@ -55,31 +61,44 @@ class TwoStageDetector:
         return max(self.detector.input_size, DECODE_SIDE)
 
     @property
-    def conf(self) -> float:
-        return self.detector.conf
-
-    @property
     def merge_iou(self) -> float:
         return self.detector.merge_iou
 
-    def read(self, bgr: np.ndarray, detections: Sequence[Detection], pixel_scale: float = 1.0) -> list[Detection]:
-        """The same boxes, each named by the classifier: code, probability, runner-up codes; no more copies of a
+    def locate(self, boxes: np.ndarray, scores: np.ndarray, conf: float | None = None,
+               merge_iou: float | None = None, max_det: int = 300) -> list[Detection]:
+        """The detector's anchors (``Detector.raw``) -> one box per likely tile, its confidence the chance that it
+        is a tile at all (at least ``conf``, by default the pair's floor)."""
+        return decode(boxes, scores, self.detector.names, conf=self.floor if conf is None else conf,
+                      nms_iou=self.detector.nms_iou, merge_iou=self.detector.merge_iou if merge_iou is None
+                      else merge_iou, top_k=0, max_det=max_det, box_scores=tile_scores(scores))
+
+    def read(self, bgr: np.ndarray, located: Sequence[Detection], pixel_scale: float = 1.0, *,
+             conf: float | None = None) -> list[Detection]:
+        """The located boxes whose chance of a tile times the classifier's probability reaches ``conf`` (the
+        pair's by default), each named by the classifier: code, probability, runner-up codes; no more copies of a
         code than one set holds where the runner-ups allow (``vision.copies``)."""
-        if not detections:
+        if not located:
             return []
-        boxes = [tuple(v * pixel_scale for v in d.box) for d in detections]
+        keep_at = self.conf if conf is None else conf
+        boxes = [tuple(v * pixel_scale for v in d.box) for d in located]
         probs = self.classifier.probabilities(bgr, boxes)
         read = []
-        for detection, row in zip(detections, probs, strict=True):
+        for detection, row in zip(located, probs, strict=True):
             order = np.argsort(-row)
+            if detection.confidence * row[order[0]] < keep_at:
+                continue
             alternatives = tuple((self.names[c], float(row[c])) for c in order[1:TOP_K + 1] if row[c] >= ALT_FLOOR)
             read.append(replace(detection, code=self.names[order[0]], confidence=float(row[order[0]]),
                                 alternatives=alternatives))
         return limit_copies(read)
 
+    def find(self, bgr: np.ndarray, pixel_scale: float = 1.0, conf: float | None = None) -> list[Detection]:
+        """Locate and read the tiles of ``bgr`` as it is."""
+        return self.read(bgr, self.locate(*self.detector.raw(bgr, pixel_scale)), pixel_scale, conf=conf)
+
     def detect(self, bgr: np.ndarray, pixel_scale: float = 1.0, *, conf: float | None = None) -> list[Detection]:
         """The tiles, read; a photo squeezed out of its aspect ratio is read squashed back (``vision.aspect``)."""
-        found = self.read(bgr, self.detector.detect(bgr, pixel_scale, conf=conf), pixel_scale)
+        found = self.find(bgr, pixel_scale, conf)
         if not looks_stretched(found, bgr.shape[1], bgr.shape[0]):
             return found
         squashed = self.best_squash(bgr, reading_score(found), conf)
@@ -95,10 +114,9 @@ class TwoStageDetector:
         best = None
         for squash in candidate_squashes():
             image = squash.apply(bgr)
-            located = self.detector.detect(image, conf=conf)
-            if len(located) < MIN_TILES:
+            reading = self.find(image, conf=conf)
+            if len(reading) < MIN_TILES:
                 continue
-            reading = self.read(image, located)
             score = reading_score(reading)
             if score > to_beat:
                 best, to_beat = (squash, reading, squash.scales(bgr, image)), score
@@ -117,17 +135,14 @@ class TwoStageDetector:
 
     def _eval_reading(self, bgr: np.ndarray, low_conf: float) -> tuple[list[Detection], list[Detection]]:
         boxes, scores = self.detector.raw(bgr)
-        located = decode(boxes, scores, self.detector.names, conf=low_conf, nms_iou=self.detector.nms_iou,
-                         merge_iou=self.detector.merge_iou, top_k=0, max_det=EVAL_CANDIDATES)
+        located = self.locate(boxes, scores, conf=low_conf, max_det=EVAL_CANDIDATES)
         probs = self.classifier.probabilities(bgr, [d.box for d in located])
         candidates = []
         for detection, row in zip(located, probs, strict=True):
             for c in np.argsort(-row)[:EVAL_READINGS]:
                 candidates.append(replace(detection, code=self.names[c],
                                           confidence=float(detection.confidence * row[c]), alternatives=()))
-        operating = decode(boxes, scores, self.detector.names, conf=self.detector.conf,
-                           nms_iou=self.detector.nms_iou, merge_iou=self.detector.merge_iou)
-        return candidates, self.read(bgr, operating)
+        return candidates, self.read(bgr, self.locate(boxes, scores))
 
 
 def load_tile_reader(model_path: str | os.PathLike | None = None, *, classifier: str | os.PathLike | None = None,
@@ -146,6 +161,5 @@ def load_tile_reader(model_path: str | os.PathLike | None = None, *, classifier:
         path = None if str(classifier).lower() == "none" else Path(classifier)
     if path is None:
         return Detector(model, threads=threads, input_size=input_size, **({} if conf is None else {"conf": conf}))
-    detector = Detector(model, threads=threads, input_size=input_size or INPUT_SIZE,
-                        conf=CONF if conf is None else conf)
-    return TwoStageDetector(detector, CropClassifier(path, threads=threads))
+    detector = Detector(model, threads=threads, input_size=input_size or INPUT_SIZE)
+    return TwoStageDetector(detector, CropClassifier(path, threads=threads), conf=CONF if conf is None else conf)

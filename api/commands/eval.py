@@ -36,7 +36,7 @@ def register(sub) -> None:
     parser.set_defaults(run=run)
 
 
-SWEEP_CONFS = (0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
+SWEEP_CONFS = (0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
 SWEEP_COLUMNS = ("conf", "merge_iou", "predictions", "tile_accuracy", "tile_precision", "f1", "exact_rate",
                  "hand_exact_rate", "bonus_recall")
 

@@ -23,7 +23,9 @@ def add_model_flags(parser) -> None:
     """``--model``, ``--conf``, ``--classifier`` and ``--input-size``, shared with ``mjlens eval``."""
     parser.add_argument("--model", metavar="PATH", help="the ONNX tile model (default: $MJLENS_MODEL, else "
                                                         "models/mjlens-tiles.onnx)")
-    parser.add_argument("--conf", type=float, metavar="P", help="confidence threshold (default: the model's tuned one)")
+    parser.add_argument("--conf", type=float, metavar="P",
+                        help="confidence threshold (default: the tuned one); with the crop classifier, the least "
+                             "chance of a tile times the probability of its code")
     parser.add_argument("--classifier", metavar="PATH", help="the ONNX crop classifier that names each tile, or none "
                         "for the detector alone (default: $MJLENS_CLASSIFIER, else models/mjlens-tile-crops.onnx "
                         "with the shipped detector)")
