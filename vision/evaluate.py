@@ -28,7 +28,7 @@ import yaml
 from scoring.tiles import BONUS_CODES, DETECTOR_CLASSES
 
 from .detection import Detection
-from .detector import ALT_FLOOR, box_iou, decode, tile_scores
+from .detector import ALT_FLOOR, box_iou, decode
 from .imageio import ImageError, load_image
 
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
@@ -220,38 +220,49 @@ def sweep(
     fixes: LabelFixes | None = None,
 ) -> list[dict[str, Any]]:
     """The operating figures at each confidence threshold (and cross-class merge IoU), from one detector run per
-    photo: how ``DEFAULT_CONF`` is chosen. ``detector`` is a ``vision.detector.Detector`` or a two-stage reader
-    (its boxes are then read by the crop classifier at each setting, and ``conf`` is the least chance of a tile
-    times the classifier's probability)."""
+    photo: how ``DEFAULT_CONF`` is chosen. A two-stage reader (``vision.twostage``) is swept through its whole
+    reading instead (the squash step included, its own merge IoU), ``conf`` being the least chance of a tile times
+    the classifier's probability."""
     codes, pairs = read_dataset(data_yaml, split, exclude)
-    boxes_of = getattr(detector, "detector", detector)  # the stage that finds the boxes
-    pair = detector if boxes_of is not detector else None  # a two-stage reader: its classifier names the boxes
-    floor = min(min(confs), ALT_FLOOR) if pair is None else min(pair.floor, ALT_FLOOR)
+    if hasattr(detector, "read"):
+        return _sweep_reader(detector, codes, pairs, confs, progress, fixes)
+    floor = min(min(confs), ALT_FLOOR)
     cached = []
     for image_path, label_path in (progress or iter)(pairs):
         image = load_image(image_path.read_bytes())
-        boxes, scores = boxes_of.raw(image.bgr)
-        keep = (scores.max(axis=1) if pair is None else tile_scores(scores)) >= floor  # anchors any setting uses
+        boxes, scores = detector.raw(image.bgr)
+        keep = scores.max(axis=1) >= floor  # the anchors any of the thresholds can use
         labels = read_labels(label_path, codes, image.width, image.height, (fixes or {}).get(image_path.name))
-        cached.append((image_path.name, labels, boxes[keep], scores[keep], image.bgr if pair else None))
+        cached.append((image_path.name, labels, boxes[keep], scores[keep]))
     rows = []
     for merge_iou in merge_ious:
         for conf in confs:
-            samples = []
-            for name, labels, boxes, scores, bgr in cached:
-                if pair is None:
-                    found = decode(boxes, scores, boxes_of.names, conf=conf, nms_iou=boxes_of.nms_iou,
-                                   merge_iou=merge_iou)
-                else:
-                    found = pair.read(bgr, pair.locate(boxes, scores, merge_iou=merge_iou), conf=conf)
-                samples.append(Sample(name, labels, [], found))
-            report = evaluate_samples(samples, classes=list(dict.fromkeys(detector.names)))
-            accuracy, precision = report["tile_accuracy"] or 0.0, report["tile_precision"] or 0.0
-            f1 = 2 * accuracy * precision / (accuracy + precision) if accuracy + precision else 0.0
-            rows.append({"conf": conf, "merge_iou": merge_iou,
-                         **{k: report[k] for k in ("predictions", "tile_accuracy", "tile_precision", "exact_rate",
-                                                   "hand_exact_rate", "bonus_recall")}, "f1": round(f1, 4)})
+            samples = [Sample(name, labels, [], decode(boxes, scores, detector.names, conf=conf,
+                                                       nms_iou=detector.nms_iou, merge_iou=merge_iou))
+                       for name, labels, boxes, scores in cached]
+            rows.append(_sweep_row(samples, detector.names, conf, merge_iou))
     return rows
+
+
+def _sweep_reader(reader: Any, codes: Sequence[str], pairs: Sequence[tuple[Path, Path]], confs: Sequence[float],
+                  progress: Callable[[Iterable], Iterable] | None, fixes: LabelFixes | None) -> list[dict[str, Any]]:
+    samples: dict[float, list[Sample]] = {conf: [] for conf in confs}
+    for image_path, label_path in (progress or iter)(pairs):
+        image = load_image(image_path.read_bytes())
+        labels = read_labels(label_path, codes, image.width, image.height, (fixes or {}).get(image_path.name))
+        for conf in confs:
+            samples[conf].append(Sample(image_path.name, labels, [], reader.detect(image.bgr, conf=conf)))
+    return [_sweep_row(samples[conf], reader.names, conf, reader.merge_iou) for conf in confs]
+
+
+def _sweep_row(samples: Sequence[Sample], names: Sequence[str], conf: float, merge_iou: float | None
+               ) -> dict[str, Any]:
+    report = evaluate_samples(samples, classes=list(dict.fromkeys(names)))
+    accuracy, precision = report["tile_accuracy"] or 0.0, report["tile_precision"] or 0.0
+    f1 = 2 * accuracy * precision / (accuracy + precision) if accuracy + precision else 0.0
+    return {"conf": conf, "merge_iou": merge_iou,
+            **{k: report[k] for k in ("predictions", "tile_accuracy", "tile_precision", "exact_rate",
+                                      "hand_exact_rate", "bonus_recall")}, "f1": round(f1, 4)}
 
 
 def best_setting(rows: Sequence[dict[str, Any]], tolerance: float = 0.01) -> dict[str, Any]:
