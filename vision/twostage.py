@@ -34,8 +34,8 @@ CONF = 0.12
 FLOOR = 0.03
 INPUT_SIZE = 448
 #: Photos are decoded with at least this long side (a JPEG reduced while decoding, never more than needed): the
-#: classifier cuts its crops from the decoded photo, and a 17-tile row across 1024 px gives 60 px tiles, about
-#: the classifier's 64 px input.
+#: classifier cuts its crops from the decoded photo, and a 17-tile row across 1024 px gives tiles 60 px wide and
+#: about 80 px tall, near the classifier's 64-96 px crops.
 DECODE_SIDE = 1024
 EVAL_CANDIDATES = 100  # boxes per photo read for mAP (a tray photo holds about 40 tiles)
 EVAL_READINGS = 3  # readings per box offered to mAP, each scored box confidence x class probability
