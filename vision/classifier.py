@@ -52,7 +52,7 @@ class CropClassifier:
         self.input_name = model_input.name
         metadata = self.session.get_modelmeta().custom_metadata_map
         size = model_input.shape[2]
-        self.size = size if isinstance(size, int) else _trained_size(metadata)
+        self.size = size if isinstance(size, int) else trained_size(metadata)
         self.fixed_batch = model_input.shape[0] if isinstance(model_input.shape[0], int) else None
         names = class_names_from_metadata(metadata, output.shape[1])
         # column j of the model's output is class column[j] of the detector's order
@@ -75,7 +75,7 @@ class CropClassifier:
         return result
 
 
-def _trained_size(metadata: dict[str, str]) -> int:
+def trained_size(metadata: dict[str, str]) -> int:
     """The crop size a model with a dynamic input was trained at (ultralytics writes ``imgsz`` as "[64, 64]")."""
     try:
         return int(ast.literal_eval(metadata.get("imgsz", "None"))[0])

@@ -77,16 +77,14 @@ def average(members: list[Path], out: Path, unsure_below: float | None = None, h
 
 
 def _crop_size(model) -> int:
-    """The crop side a member was trained at: its fixed input height, else ultralytics' ``imgsz`` metadata."""
-    import ast
+    """The crop side a member was trained at: its fixed input height, else what its metadata says (as the runtime
+    reads it, ``vision.classifier.trained_size``)."""
+    from vision.classifier import trained_size
 
     height = model.graph.input[0].type.tensor_type.shape.dim[2]
     if height.HasField("dim_value"):
         return height.dim_value
-    imgsz = {p.key: p.value for p in model.metadata_props}.get("imgsz")
-    if imgsz is None:
-        raise ValueError("a classifier names no crop size (no fixed input, no imgsz metadata)")
-    return int(ast.literal_eval(imgsz)[0])
+    return trained_size({p.key: p.value for p in model.metadata_props})
 
 
 def _prefixed(model, prefix: str, input_name: str, feed: str, scale: float = 1.0) -> tuple[list, list, str]:
