@@ -65,12 +65,12 @@ class TwoStageDetector:
         return self.detector.merge_iou
 
     def locate(self, boxes: np.ndarray, scores: np.ndarray, conf: float | None = None,
-               merge_iou: float | None = None, max_det: int = 300) -> list[Detection]:
+               max_det: int = 300) -> list[Detection]:
         """The detector's anchors (``Detector.raw``) -> one box per likely tile, its confidence the chance that it
         is a tile at all (at least ``conf``, by default the pair's floor)."""
         return decode(boxes, scores, self.detector.names, conf=self.floor if conf is None else conf,
-                      nms_iou=self.detector.nms_iou, merge_iou=self.detector.merge_iou if merge_iou is None
-                      else merge_iou, top_k=0, max_det=max_det, box_scores=tile_scores(scores))
+                      nms_iou=self.detector.nms_iou, merge_iou=self.detector.merge_iou, top_k=0, max_det=max_det,
+                      box_scores=tile_scores(scores))
 
     def read(self, bgr: np.ndarray, located: Sequence[Detection], pixel_scale: float = 1.0, *,
              conf: float | None = None) -> list[Detection]:
