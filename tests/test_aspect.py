@@ -28,6 +28,11 @@ def row(count: int, width: float, height: float) -> list[tuple[float, float, flo
 def test_a_row_of_upright_or_sideways_tiles_is_taken_as_it_is():
     assert not looks_stretched(tiles(row(14, 30, 40)), 640, 480)
     assert not looks_stretched(tiles(row(14, 40, 30)), 640, 480)
+    assert not looks_stretched(tiles(row(14, 30, 63)), 640, 480)  # upright, their thickness showing: 2.1
+
+
+def test_boxes_spanning_two_squeezed_tiles_still_look_stretched():
+    assert looks_stretched(tiles(row(8, 90, 216)), 640, 640)  # 2.4: a row squeezed 3-4 times, read in pairs
 
 
 def test_tall_or_wide_slivers_few_tiles_or_a_narrow_photo_call_for_a_look():
