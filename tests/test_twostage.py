@@ -301,6 +301,33 @@ def test_a_cascade_averages_only_the_crops_the_first_classifier_is_unsure_of(tmp
     assert cascade.probabilities(photo, [black]) == pytest.approx(alone[1:], abs=1e-6)  # none unsure: first alone
 
 
+def test_a_deeper_level_adds_a_member_only_where_the_mean_so_far_is_unsure(tmp_path, photo):
+    from vision.train.average import average
+
+    paths = [tiny_classifier(tmp_path / f"{name}.onnx", bright=bright, runner_up=other)
+             for name, bright, other in (("a", "3m", "4m"), ("b", "4m", "3m"), ("c", "5m", "4m"))]
+    white, black = (10, 40, 40, 80), (80, 40, 110, 80)
+    a, b, c = (CropClassifier(path).probabilities(photo, [white, black]) for path in paths)
+    so_far = (a[0] + b[0]) / 2
+    assert so_far.max() < 0.9 and a[1].max() >= 0.9
+    deep = CropClassifier(average(paths, tmp_path / "deep.onnx", unsure_below=[0.9, 0.9]), threads=1)
+    both = deep.probabilities(photo, [white, black])
+    assert both[0] == pytest.approx((a[0] + b[0] + c[0]) / 3, abs=1e-6)
+    assert both[1] == pytest.approx(a[1], abs=1e-6)
+    shallow = CropClassifier(average(paths, tmp_path / "shallow.onnx", unsure_below=[0.9, so_far.max() / 2]))
+    assert shallow.probabilities(photo, [white])[0] == pytest.approx(so_far, abs=1e-6)  # sure enough: no third
+
+
+def test_a_cascade_has_falling_levels_and_no_more_than_its_members_allow(tmp_path):
+    from vision.train.average import average
+
+    paths = [tiny_classifier(tmp_path / f"{name}.onnx") for name in "abc"]
+    with pytest.raises(ValueError, match="rise"):
+        average(paths, tmp_path / "x.onnx", unsure_below=[0.8, 0.9])
+    with pytest.raises(ValueError, match="levels"):
+        average(paths, tmp_path / "x.onnx", unsure_below=[0.9, 0.8, 0.7])
+
+
 def test_half_stored_weights_halve_the_file_and_keep_the_answers(tmp_path, photo):
     from vision.train.average import average
 

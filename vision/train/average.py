@@ -9,37 +9,45 @@ graph, linear), which reads as well as crops cut at that size.
 
 With ``unsure_below`` the mean is taken only where it matters: the first member reads every crop, and the others
 read only the crops whose top probability from the first is below that level (an ONNX ``If`` over the gathered
-crops), so a photo of clearly read tiles costs one member, not all of them.
+crops), so a photo of clearly read tiles costs one member, not all of them. Further, lower levels make a deeper
+cascade: each adds one more member (the last ones), reading only the crops whose mean so far is still below it,
+so a costly member is paid for on the few crops that the others leave in doubt.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+from collections.abc import Sequence
 from pathlib import Path
 
 OUTPUT = "output0"
 
 
-def average(members: list[Path], out: Path, unsure_below: float | None = None, half_weights: bool = False) -> Path:
+def average(members: list[Path], out: Path, unsure_below: float | Sequence[float] | None = None,
+            half_weights: bool = False) -> Path:
     """Write to ``out`` one ONNX graph answering the mean of the members' probabilities: for every crop, or with
     ``unsure_below`` only for the crops the first member's top probability leaves below it (the others keep the
-    first member's answer)."""
+    first member's answer). Several levels, highest first, make a deeper cascade: the members after the first
+    join at the first level but for one per further level, the last members, each averaged in only for the crops
+    whose mean so far is still below its level."""
     import onnx
     from onnx import helper
 
     if len(members) < 2:
         raise ValueError("averaging needs at least two classifiers")
+    levels = _levels(unsure_below, len(members))
     models = [onnx.load(str(m)) for m in members]
     first = models[0]
     names = [{p.key: p.value for p in m.metadata_props}.get("names") for m in models]
     if len(set(names)) != 1:
         raise ValueError("the classifiers do not name the same classes in the same order")
     input_name = first.graph.input[0].name
-    members_input = input_name if unsure_below is None else "unsure_crops"
+    joins = _joining_level(levels, len(models))
     sizes = [_crop_size(model) for model in models]
     size = max(sizes)
-    parts = [_prefixed(model, f"m{index}_", input_name, input_name if index == 0 else members_input,
-                       member_size / size)
+    parts = [_prefixed(model, f"m{index}_", input_name,
+                       input_name if index == 0 or not levels else f"level{joins[index]}_crops", member_size / size)
              for index, (model, member_size) in enumerate(zip(models, sizes, strict=True))]
     initializers = [init for _, inits, _ in parts for init in inits]
     graph_input = onnx.ValueInfoProto()
@@ -51,11 +59,16 @@ def average(members: list[Path], out: Path, unsure_below: float | None = None, h
     output = onnx.ValueInfoProto()
     output.CopyFrom(first.graph.output[0])
     output.name = OUTPUT
-    if unsure_below is None:
+    if not levels:
         nodes = nodes + [node for part in parts[1:] for node in part[0]]
         nodes += _mean_nodes([first_output] + [part[2] for part in parts[1:]], OUTPUT, initializers)
     else:
-        nodes = nodes + _cascade_nodes(first_output, input_name, parts[1:], output, unsure_below, initializers)
+        nodes, so_far, counted = list(nodes), first_output, 1
+        for level, below in enumerate(levels):
+            joining = [part for part, join in zip(parts[1:], joins[1:], strict=True) if join == level]
+            result = OUTPUT if level == len(levels) - 1 else f"level{level}_output"
+            nodes += _cascade_nodes(so_far, counted, input_name, joining, output, below, initializers, level, result)
+            so_far, counted = result, counted + len(joining)
     if half_weights:
         initializers, widen = _half_stored(initializers)
         nodes = widen + nodes
@@ -67,13 +80,34 @@ def average(members: list[Path], out: Path, unsure_below: float | None = None, h
         entry.key, entry.value = prop.key, prop.value if prop.key != "imgsz" else str([size, size])
     entry = model.metadata_props.add()
     entry.key, entry.value = "ensemble", str(len(models))
-    if unsure_below is not None:
+    if levels:
         entry = model.metadata_props.add()
-        entry.key, entry.value = "ensemble_unsure_below", str(unsure_below)
+        entry.key, entry.value = "ensemble_unsure_below", " ".join(str(level) for level in levels)
     onnx.checker.check_model(model)
     out.parent.mkdir(parents=True, exist_ok=True)
     onnx.save(model, str(out))
     return out
+
+
+def _levels(unsure_below: float | Sequence[float] | None, n_members: int) -> list[float]:
+    """The cascade's levels as a list (empty: a plain mean), checked: highest first, at most one per member after
+    the first. Falling levels keep the sum exact: a crop below a level was below every level before it, so the
+    answer it carries is the mean of every member that joined so far."""
+    if unsure_below is None:
+        return []
+    levels = [float(unsure_below)] if isinstance(unsure_below, int | float) else [float(x) for x in unsure_below]
+    if not levels or len(levels) > n_members - 1:
+        raise ValueError(f"{n_members} classifiers make a cascade of 1 to {n_members - 1} levels")
+    if any(later > earlier for earlier, later in itertools.pairwise(levels)):
+        raise ValueError("a cascade's levels must not rise: each reads only crops that the one before left unsure")
+    return levels
+
+
+def _joining_level(levels: list[float], n_members: int) -> list[int]:
+    """The level at which each member joins: the first member reads all (0), the last ``len(levels) - 1`` join
+    one per deeper level, the others at the first."""
+    deeper = max(len(levels) - 1, 0)
+    return [0] * (n_members - deeper) + list(range(1, deeper + 1))
 
 
 def _crop_size(model) -> int:
@@ -134,46 +168,56 @@ def _mean_nodes(outputs: list[str], result: str, initializers: list, prefix: str
             helper.make_node("Mul", [f"{prefix}_sum", f"{prefix}_scale"], [result])]
 
 
-def _cascade_nodes(first_output: str, input_name: str, others: list, output, unsure_below: float,
-                   initializers: list) -> list:
-    """Gather the crops the first member is unsure of; if there are any, let the other members read them and
-    scatter the mean back over the first member's answer (the ``If`` keeps an all-sure batch from running them)."""
+def _cascade_nodes(so_far: str, counted: int, input_name: str, joining: list, output, unsure_below: float,
+                   initializers: list, level: int, result: str) -> list:
+    """Gather the crops whose answer ``so_far`` (a mean of ``counted`` members) tops below ``unsure_below``; if
+    there are any, let the ``joining`` members read them and scatter the mean of all back over ``so_far`` (the
+    ``If`` keeps an all-sure batch from running them)."""
     import numpy as np
     from onnx import helper, numpy_helper
 
-    initializers += [numpy_helper.from_array(np.array(unsure_below, dtype=np.float32), "unsure_below"),
-                     numpy_helper.from_array(np.array([1], dtype=np.int64), "axis_one"),
-                     numpy_helper.from_array(np.array(0, dtype=np.int64), "none")]
+    name = f"level{level}"
+    initializers += [numpy_helper.from_array(np.array(unsure_below, dtype=np.float32), f"{name}_below"),
+                     numpy_helper.from_array(np.array(counted, dtype=np.float32), f"{name}_counted")]
+    if level == 0:
+        initializers += [numpy_helper.from_array(np.array([1], dtype=np.int64), "axis_one"),
+                         numpy_helper.from_array(np.array(0, dtype=np.int64), "none")]
     nodes = [
-        helper.make_node("ReduceMax", [first_output], ["first_top"], axes=[1], keepdims=0),
-        helper.make_node("Less", ["first_top", "unsure_below"], ["unsure"]),
-        helper.make_node("NonZero", ["unsure"], ["unsure_where"]),
-        helper.make_node("Transpose", ["unsure_where"], ["unsure_index"], perm=[1, 0]),  # K x 1, as ScatterND takes
-        helper.make_node("Size", ["unsure_where"], ["unsure_count"]),
-        helper.make_node("Greater", ["unsure_count", "none"], ["any_unsure"]),
+        helper.make_node("ReduceMax", [so_far], [f"{name}_top"], axes=[1], keepdims=0),
+        helper.make_node("Less", [f"{name}_top", f"{name}_below"], [f"{name}_unsure"]),
+        helper.make_node("NonZero", [f"{name}_unsure"], [f"{name}_where"]),
+        helper.make_node("Transpose", [f"{name}_where"], [f"{name}_index"], perm=[1, 0]),  # K x 1, for ScatterND
+        helper.make_node("Size", [f"{name}_where"], [f"{name}_count"]),
+        helper.make_node("Greater", [f"{name}_count", "none"], [f"{name}_any"]),
     ]
-    rows = helper.make_node("Squeeze", ["unsure_index", "axis_one"], ["unsure_rows"])
-    crops = helper.make_node("Gather", [input_name, "unsure_rows"], ["unsure_crops"], axis=0)
-    first_rows = helper.make_node("Gather", [first_output, "unsure_rows"], ["unsure_first"], axis=0)
-    member_nodes = [node for part in others for node in part[0]]
-    mean = _mean_nodes(["unsure_first"] + [part[2] for part in others], "unsure_mean", initializers, "unsure")
-    scatter = helper.make_node("ScatterND", [first_output, "unsure_index", "unsure_mean"], ["mixed"])
-    mixed = helper.make_tensor_value_info("mixed", output.type.tensor_type.elem_type, None)
-    kept = helper.make_tensor_value_info("kept", output.type.tensor_type.elem_type, None)
-    then_branch = helper.make_graph([rows, crops, first_rows, *member_nodes, *mean, scatter], "mean_of_unsure",
-                                    [], [mixed])
-    else_branch = helper.make_graph([helper.make_node("Identity", [first_output], ["kept"])], "first_alone",
+    branch = [
+        helper.make_node("Squeeze", [f"{name}_index", "axis_one"], [f"{name}_rows"]),
+        helper.make_node("Gather", [input_name, f"{name}_rows"], [f"{name}_crops"], axis=0),
+        helper.make_node("Gather", [so_far, f"{name}_rows"], [f"{name}_so_far"], axis=0),
+        helper.make_node("Mul", [f"{name}_so_far", f"{name}_counted"], [f"{name}_so_far_sum"]),
+        *[node for part in joining for node in part[0]],
+        helper.make_node("Sum", [f"{name}_so_far_sum"] + [part[2] for part in joining], [f"{name}_sum"]),
+    ]
+    initializers.append(numpy_helper.from_array(np.array(1.0 / (counted + len(joining)), dtype=np.float32),
+                                                f"{name}_scale"))
+    branch += [helper.make_node("Mul", [f"{name}_sum", f"{name}_scale"], [f"{name}_mean"]),
+               helper.make_node("ScatterND", [so_far, f"{name}_index", f"{name}_mean"], [f"{name}_mixed"])]
+    mixed = helper.make_tensor_value_info(f"{name}_mixed", output.type.tensor_type.elem_type, None)
+    kept = helper.make_tensor_value_info(f"{name}_kept", output.type.tensor_type.elem_type, None)
+    then_branch = helper.make_graph(branch, f"{name}_mean_of_unsure", [], [mixed])
+    else_branch = helper.make_graph([helper.make_node("Identity", [so_far], [f"{name}_kept"])], f"{name}_as_it_was",
                                     [], [kept])
-    nodes.append(helper.make_node("If", ["any_unsure"], [OUTPUT], then_branch=then_branch, else_branch=else_branch))
-    return nodes
+    return nodes + [helper.make_node("If", [f"{name}_any"], [result], then_branch=then_branch,
+                                     else_branch=else_branch)]
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("members", type=Path, nargs="+", help="exported classifier .onnx files")
     parser.add_argument("--out", type=Path, required=True)
-    parser.add_argument("--unsure-below", type=float, metavar="P",
-                        help="the others read only the crops whose top probability from the first is below P")
+    parser.add_argument("--unsure-below", type=float, metavar="P", nargs="+",
+                        help="the others read only the crops whose top probability from the first is below P; "
+                             "each further, lower P adds one of the last members for the crops still below it")
     parser.add_argument("--half-weights", action="store_true",
                         help="store the weights as float16 (half the file; arithmetic stays float32)")
     args = parser.parse_args(argv)
