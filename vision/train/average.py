@@ -177,8 +177,7 @@ def _cascade_nodes(so_far: str, counted: int, input_name: str, joining: list, ou
     from onnx import helper, numpy_helper
 
     name = f"level{level}"
-    initializers += [numpy_helper.from_array(np.array(unsure_below, dtype=np.float32), f"{name}_below"),
-                     numpy_helper.from_array(np.array(counted, dtype=np.float32), f"{name}_counted")]
+    initializers.append(numpy_helper.from_array(np.array(unsure_below, dtype=np.float32), f"{name}_below"))
     if level == 0:
         initializers += [numpy_helper.from_array(np.array([1], dtype=np.int64), "axis_one"),
                          numpy_helper.from_array(np.array(0, dtype=np.int64), "none")]
@@ -194,14 +193,12 @@ def _cascade_nodes(so_far: str, counted: int, input_name: str, joining: list, ou
         helper.make_node("Squeeze", [f"{name}_index", "axis_one"], [f"{name}_rows"]),
         helper.make_node("Gather", [input_name, f"{name}_rows"], [f"{name}_crops"], axis=0),
         helper.make_node("Gather", [so_far, f"{name}_rows"], [f"{name}_so_far"], axis=0),
-        helper.make_node("Mul", [f"{name}_so_far", f"{name}_counted"], [f"{name}_so_far_sum"]),
         *[node for part in joining for node in part[0]],
-        helper.make_node("Sum", [f"{name}_so_far_sum"] + [part[2] for part in joining], [f"{name}_sum"]),
+        # the mean so far stands for its ``counted`` members: summed that many times, it weighs as they do
+        *_mean_nodes([f"{name}_so_far"] * counted + [part[2] for part in joining], f"{name}_mean", initializers,
+                     name),
+        helper.make_node("ScatterND", [so_far, f"{name}_index", f"{name}_mean"], [f"{name}_mixed"]),
     ]
-    initializers.append(numpy_helper.from_array(np.array(1.0 / (counted + len(joining)), dtype=np.float32),
-                                                f"{name}_scale"))
-    branch += [helper.make_node("Mul", [f"{name}_sum", f"{name}_scale"], [f"{name}_mean"]),
-               helper.make_node("ScatterND", [so_far, f"{name}_index", f"{name}_mean"], [f"{name}_mixed"])]
     mixed = helper.make_tensor_value_info(f"{name}_mixed", output.type.tensor_type.elem_type, None)
     kept = helper.make_tensor_value_info(f"{name}_kept", output.type.tensor_type.elem_type, None)
     then_branch = helper.make_graph(branch, f"{name}_mean_of_unsure", [], [mixed])
