@@ -14,7 +14,7 @@ from vision.classifier import CLASSIFIER_ENV, CropClassifier
 from vision.detector import Detector, ModelError, tile_scores
 from vision.recognize import Recognizer
 from vision.tilecrop import PAD_VALUE, crop_tiles
-from vision.train.crops import jittered, write_crops
+from vision.train.crops import hue_turned, jittered, write_crops
 from vision.twostage import TwoStageDetector, load_tile_reader
 
 # ultralytics names a classifier's classes in its folders' sorted order, not the detector's
@@ -115,6 +115,31 @@ def test_rare_classes_are_cut_more_often_and_squeezed_photos_squashed_back(tmp_p
     write_crops([images / "b.png"], list(DETECTOR_CLASSES), tmp_path / "tall")
     (crop,) = [cv2.imread(str(p)) for p in (tmp_path / "tall/3m").glob("*.png")]
     assert (crop[32, 16:48] > 200).all()  # the tile fills the crop's width again, not a sliver
+
+
+def test_a_hue_turn_recolours_the_ink_and_keeps_the_ivory_face():
+    crop = np.full((8, 8, 3), (225, 235, 240), np.uint8)  # ivory
+    crop[2:6, 2:6] = (30, 30, 200)  # a red numeral
+    turned = hue_turned(crop, np.random.default_rng(0))
+    face = turned[0, 0].astype(int)
+    assert face.min() >= 215 and face.max() - face.min() <= 20  # still a pale, nearly grey face
+    assert turned[3, 3].argmax() != 2  # red is red no more
+    assert turned[3, 3].max() >= 190  # the ink keeps its strength
+
+
+def test_recolour_turns_the_hues_of_about_that_share_of_the_crops(tmp_path, photo):
+    images, labels = tmp_path / "set/images", tmp_path / "set/labels"
+    images.mkdir(parents=True)
+    labels.mkdir(parents=True)
+    coloured = photo.copy()
+    coloured[50:70, 15:35] = (30, 30, 200)  # a red numeral on the white tile
+    cv2.imwrite(str(images / "a.png"), coloured)
+    (labels / "a.txt").write_text("2 0.1953 0.4688 0.2344 0.3125\n")
+    write_crops([images / "a.png"], list(DETECTOR_CLASSES), tmp_path / "plain", copies=20)
+    write_crops([images / "a.png"], list(DETECTOR_CLASSES), tmp_path / "turned", copies=20, recolour=0.5)
+    plain, turned = (sorted((tmp_path / name / "3m").glob("*.png")) for name in ("plain", "turned"))
+    differ = sum(not np.array_equal(cv2.imread(str(a)), cv2.imread(str(b))) for a, b in zip(plain, turned, strict=True))
+    assert 4 <= differ <= 16
 
 
 def test_the_crop_builder_takes_real_splits_and_a_slice_of_extra_photos(tmp_path, photo, capsys):

@@ -23,6 +23,7 @@ from vision.evaluate import images_of, label_path, read_labels
 from vision.tilecrop import CROP_SIZE, crop_tiles
 
 JITTER = 0.08  # box edges moved by up to this fraction of the box's size: about how far the detector's boxes stray
+OPENCV_HUE_TURN = 180  # OpenCV's 8-bit hue runs 0..179, two degrees a step
 
 
 def jittered(box: tuple[float, float, float, float], rng: np.random.Generator, amount: float = JITTER
@@ -35,11 +36,25 @@ def jittered(box: tuple[float, float, float, float], rng: np.random.Generator, a
     return x1 + dx1, y1 + dy1, x2 + dx2, y2 + dy2
 
 
+def hue_turned(bgr: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The crop with every hue turned by one random angle (a sixth of a turn at least).
+
+    No two tile codes differ by colour alone, but a tile set may print a numeral blue where the training photos'
+    set prints it red, and a classifier that learnt "blue numeral: 5m" reads that set's 9m as 5m. The ivory face
+    has almost no saturation, so it stays ivory; the inks and the table change colour.
+    """
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    turn = int(rng.integers(OPENCV_HUE_TURN // 6, OPENCV_HUE_TURN - OPENCV_HUE_TURN // 6 + 1))
+    hsv[..., 0] = (hsv[..., 0].astype(np.int32) + turn) % OPENCV_HUE_TURN
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+
+
 def write_crops(images: list[Path], codes: list[str], out: Path, copies: int = 1, jitter: float = 0.0,
                 seed: int = 0, prefix: str = "", size: int = CROP_SIZE,
-                class_copies: Mapping[str, int] | None = None) -> Counter:
+                class_copies: Mapping[str, int] | None = None, recolour: float = 0.0) -> Counter:
     """Cut every labelled tile of ``images`` into ``out/<code>/``; ``copies`` jittered crops per tile, or
-    ``class_copies[code]`` for the codes it names (rare classes cut more often).
+    ``class_copies[code]`` for the codes it names (rare classes cut more often); a fraction ``recolour`` of
+    the crops, drawn at random, written with their hues turned (:func:`hue_turned`).
 
     A photo squeezed out of its aspect ratio is squashed back first, as the reader does (``vision.aspect``).
     """
@@ -63,6 +78,8 @@ def write_crops(images: list[Path], codes: list[str], out: Path, copies: int = 1
             boxes = [jittered(labels[i].box, rng, jitter) if jitter else labels[i].box for i in chosen]
             for index, crop in zip(chosen, crop_tiles(bgr, boxes, size), strict=True):
                 label = labels[index]
+                if recolour and rng.random() < recolour:
+                    crop = hue_turned(crop, rng)
                 folder = out / label.code
                 folder.mkdir(parents=True, exist_ok=True)
                 cv2.imwrite(str(folder / f"{prefix}{image_path.stem}-{index}-{copy}.png"), crop)
@@ -93,6 +110,8 @@ def main(argv: list[str] | None = None) -> None:
                              "N x copies crops (0: off)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--size", type=int, default=CROP_SIZE, help="crop side in pixels (the classifier's imgsz)")
+    parser.add_argument("--recolour", type=float, default=0.0, metavar="P",
+                        help="turn the hues of this fraction of the training crops by a random angle (0: none)")
     args = parser.parse_args(argv)
 
     codes, train_pairs = read_dataset(args.data, "train")
@@ -100,13 +119,13 @@ def main(argv: list[str] | None = None) -> None:
     train_images = [image for image, _ in train_pairs]
     class_copies = balanced_copies(train_images, codes, args.copies, args.balance) if args.balance else None
     train = write_crops(train_images, codes, args.out / "train", args.copies, JITTER, args.seed, size=args.size,
-                        class_copies=class_copies)
+                        class_copies=class_copies, recolour=args.recolour)
     for extra in args.extra_train:
         images = images_of(extra)[args.extra_skip:]
         if args.extra_limit:
             images = images[: args.extra_limit]
         train += write_crops(images, codes, args.out / "train", 1, JITTER, args.seed + 1,
-                             prefix=f"{extra.parent.name}-", size=args.size)
+                             prefix=f"{extra.parent.name}-", size=args.size, recolour=args.recolour)
     val = write_crops([image for image, _ in val_pairs], codes, args.out / "val", size=args.size)
     print(f"train crops {sum(train.values())} ({len(train)} classes), val crops {sum(val.values())}")
 
