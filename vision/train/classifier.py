@@ -21,6 +21,8 @@ from vision.train.train import RUN_SETTINGS
 #: - scale 0.15: a random crop keeps at least 85 % of the tile; ultralytics' default 0.5 can cut a numeral off.
 #: - fliplr 0: a mirrored face is not a tile; erasing 0.1: light occlusion (a finger, a neighbour's shadow).
 #: - AdamW 0.001 with one warm-up epoch: the head is new, the backbone already knows tiles.
+#: - colour: RandAugment (brightness, contrast, colour, posterize...), with which ultralytics skips its HSV jitter;
+#:   an ink's hue is varied where the crops are cut (``vision.train.crops --recolour``).
 HYPERPARAMETERS: dict[str, object] = {
     "imgsz": 64,
     "batch": 128,
@@ -34,9 +36,7 @@ HYPERPARAMETERS: dict[str, object] = {
     "fliplr": 0.0,
     "flipud": 0.0,
     "erasing": 0.1,
-    "hsv_h": 0.015,
-    "hsv_s": 0.5,
-    "hsv_v": 0.4,
+    "auto_augment": "randaugment",
     "dropout": 0.1,
     **RUN_SETTINGS,
 }
