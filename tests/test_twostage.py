@@ -63,6 +63,16 @@ def photo():
 # -- crops -----------------------------------------------------------------------------------------------------------
 
 
+def labelled_photo(tmp_path: Path, bgr: np.ndarray, label_lines: str, name: str = "a") -> Path:
+    """Write ``bgr`` as ``set/images/NAME.png`` with its YOLO label lines beside it; returns the images folder."""
+    images, labels = tmp_path / "set/images", tmp_path / "set/labels"
+    images.mkdir(parents=True, exist_ok=True)
+    labels.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(images / f"{name}.png"), bgr)
+    (labels / f"{name}.txt").write_text(label_lines)
+    return images
+
+
 def test_crop_keeps_the_aspect_on_a_grey_square():
     bgr = np.full((100, 200, 3), 255, np.uint8)
     (crop,) = crop_tiles(bgr, [(50, 10, 80, 70)], size=64, margin=0.0)  # a 30 x 60 portrait tile
@@ -87,12 +97,7 @@ def test_jitter_moves_each_edge_a_little_and_is_seeded():
 
 
 def test_write_crops_files_each_tile_under_its_code(tmp_path, photo):
-    images = tmp_path / "set/images"
-    labels = tmp_path / "set/labels"
-    images.mkdir(parents=True)
-    labels.mkdir(parents=True)
-    cv2.imwrite(str(images / "a.png"), photo)
-    (labels / "a.txt").write_text("2 0.1953 0.4688 0.2344 0.3125\n27 0.7422 0.4688 0.2344 0.3125\n")
+    images = labelled_photo(tmp_path, photo, "2 0.1953 0.4688 0.2344 0.3125\n27 0.7422 0.4688 0.2344 0.3125\n")
     counts = write_crops([images / "a.png"], list(DETECTOR_CLASSES), tmp_path / "crops", copies=2, jitter=0.05)
     assert counts == {"3m": 2, "1z": 2}
     assert len(list((tmp_path / "crops/3m").glob("*.png"))) == 2
@@ -100,18 +105,13 @@ def test_write_crops_files_each_tile_under_its_code(tmp_path, photo):
 
 
 def test_rare_classes_are_cut_more_often_and_squeezed_photos_squashed_back(tmp_path, photo):
-    images, labels = tmp_path / "set/images", tmp_path / "set/labels"
-    images.mkdir(parents=True)
-    labels.mkdir(parents=True)
-    cv2.imwrite(str(images / "a.png"), photo)
-    (labels / "a.txt").write_text("2 0.1953 0.4688 0.2344 0.3125\n34 0.7422 0.4688 0.2344 0.3125\n")
+    images = labelled_photo(tmp_path, photo, "2 0.1953 0.4688 0.2344 0.3125\n34 0.7422 0.4688 0.2344 0.3125\n")
     counts = write_crops([images / "a.png"], list(DETECTOR_CLASSES), tmp_path / "crops", copies=2,
                          class_copies={"1f": 5})
     assert counts == {"3m": 2, "1f": 5}
 
     tall = cv2.resize(photo, (128, 1280))  # the same photo squeezed: tiles ten times taller than wide
-    cv2.imwrite(str(images / "b.png"), tall)
-    (labels / "b.txt").write_text("2 0.1953 0.4688 0.2344 0.3125\n")
+    labelled_photo(tmp_path, tall, "2 0.1953 0.4688 0.2344 0.3125\n", name="b")
     write_crops([images / "b.png"], list(DETECTOR_CLASSES), tmp_path / "tall")
     (crop,) = [cv2.imread(str(p)) for p in (tmp_path / "tall/3m").glob("*.png")]
     assert (crop[32, 16:48] > 200).all()  # the tile fills the crop's width again, not a sliver
@@ -128,13 +128,9 @@ def test_a_hue_turn_recolours_the_ink_and_keeps_the_ivory_face():
 
 
 def test_recolour_turns_the_hues_of_about_that_share_of_the_crops(tmp_path, photo):
-    images, labels = tmp_path / "set/images", tmp_path / "set/labels"
-    images.mkdir(parents=True)
-    labels.mkdir(parents=True)
     coloured = photo.copy()
     coloured[50:70, 15:35] = (30, 30, 200)  # a red numeral on the white tile
-    cv2.imwrite(str(images / "a.png"), coloured)
-    (labels / "a.txt").write_text("2 0.1953 0.4688 0.2344 0.3125\n")
+    images = labelled_photo(tmp_path, coloured, "2 0.1953 0.4688 0.2344 0.3125\n")
     write_crops([images / "a.png"], list(DETECTOR_CLASSES), tmp_path / "plain", copies=20)
     write_crops([images / "a.png"], list(DETECTOR_CLASSES), tmp_path / "turned", copies=20, recolour=0.5)
     plain, turned = (sorted((tmp_path / name / "3m").glob("*.png")) for name in ("plain", "turned"))

@@ -22,7 +22,7 @@ from vision.train.train import RUN_SETTINGS
 #: - fliplr 0: a mirrored face is not a tile; erasing 0.1: light occlusion (a finger, a neighbour's shadow).
 #: - AdamW 0.001 with one warm-up epoch: the head is new, the backbone already knows tiles.
 #: - colour: RandAugment (brightness, contrast, colour, posterize...), with which ultralytics skips its HSV jitter;
-#:   an ink's hue is varied where the crops are cut (``vision.train.crops --recolour``).
+#:   inks of another hue can be had where the crops are cut (``vision.train.crops --recolour``, not in the recipe).
 HYPERPARAMETERS: dict[str, object] = {
     "imgsz": 64,
     "batch": 128,

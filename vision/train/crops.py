@@ -39,9 +39,9 @@ def jittered(box: tuple[float, float, float, float], rng: np.random.Generator, a
 def hue_turned(bgr: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The crop with every hue turned by one random angle (a sixth of a turn at least).
 
-    No two tile codes differ by colour alone, but a tile set may print a numeral blue where the training photos'
-    set prints it red, and a classifier that learnt "blue numeral: 5m" reads that set's 9m as 5m. The ivory face
-    has almost no saturation, so it stays ivory; the inks and the table change colour.
+    For teaching a classifier to read a numeral whatever its ink: a tile set may print blue what the training
+    photos' set prints red. The ivory face has almost no saturation, so it stays ivory; the inks and the table
+    change colour. (On hk-photos it did not pay: the flowers are told apart by colour too; models/README.md.)
     """
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
     turn = int(rng.integers(OPENCV_HUE_TURN // 6, OPENCV_HUE_TURN - OPENCV_HUE_TURN // 6 + 1))
