@@ -132,3 +132,30 @@ def test_packaged_arguments_keep_no_machine_paths():
 
     args = {"data": "/somewhere/run/tiles-data.yaml", "project": "/tmp/run", "name": "tiles", "epochs": 13}
     assert _without_paths(args) == {"data": "tiles-data.yaml", "project": "run", "name": "tiles", "epochs": 13}
+
+
+def test_a_blend_is_the_weighted_mean_of_two_checkpoints_of_one_network():
+    torch = pytest.importorskip("torch")
+    from vision.train.blend import blended_state
+
+    first = {"conv.weight": torch.zeros(2, 2), "bn.running_var": torch.ones(2),
+             "bn.num_batches_tracked": torch.tensor(3)}
+    second = {"conv.weight": torch.ones(2, 2) * 4, "bn.running_var": torch.ones(2) * 3,
+              "bn.num_batches_tracked": torch.tensor(9)}
+    blend = blended_state(first, second, 0.25)
+    assert torch.allclose(blend["conv.weight"], torch.ones(2, 2))
+    assert torch.allclose(blend["bn.running_var"], torch.ones(2) * 1.5)
+    assert int(blend["bn.num_batches_tracked"]) == 9
+    assert torch.equal(blended_state(first, second, 0.0)["conv.weight"], first["conv.weight"])
+
+
+def test_checkpoints_of_different_networks_are_not_blended():
+    torch = pytest.importorskip("torch")
+    from vision.train.blend import blended_state
+
+    with pytest.raises(ValueError, match="not of one network"):
+        blended_state({"a": torch.zeros(1)}, {"b": torch.zeros(1)}, 0.5)
+    with pytest.raises(ValueError, match="shape"):
+        blended_state({"a": torch.zeros(1)}, {"a": torch.zeros(2)}, 0.5)
+    with pytest.raises(ValueError, match="weight"):
+        blended_state({"a": torch.zeros(1)}, {"a": torch.zeros(1)}, 1.5)
