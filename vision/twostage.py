@@ -30,7 +30,7 @@ from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, ti
 #: (models/README.md): the detector only has to find the tiles, which it does as well at 448 px as at 640 px
 #: (93 % of the tiles either way) in 40 % of the time. ``CONF`` is the least (chance of a tile) x (classifier
 #: probability) a tile is kept at; ``FLOOR`` the least chance of a tile worth reading at all.
-CONF = 0.15
+CONF = 0.2
 FLOOR = 0.03
 INPUT_SIZE = 448
 #: Photos are decoded with at least this long side (a JPEG reduced while decoding, never more than needed): the
