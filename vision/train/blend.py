@@ -43,7 +43,10 @@ def blend_checkpoints(first: Path, second: Path, weight: float, out: Path) -> Pa
     models = [(ckpt.get("ema") or ckpt["model"]).float() for ckpt in checkpoints]
     model = models[0]
     model.load_state_dict(blended_state(models[0].state_dict(), models[1].state_dict(), weight))
-    result = {**checkpoints[0], "model": model.half(), "ema": None, "optimizer": None, "updates": None}
+    # the first checkpoint's training record (arguments, metrics) describes a model this one no longer is
+    record = {key: value for key, value in checkpoints[0].items() if key not in ("train_metrics", "train_results")}
+    result = {**record, "model": model.half(), "ema": None, "optimizer": None, "updates": None,
+              "blend": {"first": first.name, "second": second.name, "weight": weight}}
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save(result, out)
     return out
