@@ -112,6 +112,8 @@ def test_cli_recognize_missing_model_and_bad_conf(tmp_path, capsys):
     assert main(["recognize", "x.jpg", "--model", str(tmp_path / "absent.onnx")]) == 2
     assert "missing" in capsys.readouterr().err
     assert main(["recognize", "x.jpg", "--conf", "1.5"]) == 2
+    assert main(["recognize", "x.jpg", "--bonus-conf", "0"]) == 2
+    assert "--bonus-conf must be between 0 and 1" in capsys.readouterr().err
 
 
 def test_reduced_decoding_keeps_boxes_in_original_pixels(model):

@@ -15,7 +15,7 @@ from vision.detector import Detector, ModelError, tile_scores
 from vision.recognize import Recognizer
 from vision.tilecrop import PAD_VALUE, crop_tiles
 from vision.train.crops import hue_turned, jittered, write_crops
-from vision.twostage import TwoStageDetector, load_tile_reader
+from vision.twostage import KeepAt, TwoStageDetector, load_tile_reader
 
 # ultralytics names a classifier's classes in its folders' sorted order, not the detector's
 FOLDER_ORDER = sorted(DETECTOR_CLASSES)
@@ -220,6 +220,24 @@ def test_a_tile_stays_by_its_chance_of_a_tile_times_the_classifiers_probability(
         assert code not in [t.code for t in reader.detect(photo, conf=level + 1e-3)]
 
 
+def test_flowers_and_seasons_are_kept_at_a_threshold_of_their_own(tmp_path, photo):
+    detector = Detector(tiny_model(tmp_path / "det.onnx", ROWS, list(DETECTOR_CLASSES)), threads=1)
+    reader = TwoStageDetector(detector, CropClassifier(tiny_classifier(tmp_path / "cls.onnx", bright="5f"),
+                                                       threads=1))
+    white, black = (10, 40, 40, 80), (80, 40, 110, 80)
+    probability = reader.classifier.probabilities(photo, [white, black]).max(axis=1)
+    flower_level, tile_level = 0.9 * probability[0], 0.8 * probability[1]
+    above_both = max(flower_level, tile_level) + 1e-3
+    codes = [t.code for t in reader.detect(photo, conf=above_both, bonus_conf=flower_level - 1e-3)]
+    assert codes == ["5f"]  # the flower stays under its own threshold, the 1m at the same one goes
+    assert reader.detect(photo, conf=above_both, bonus_conf=flower_level + 1e-3) == []
+
+
+def test_a_flower_is_never_held_to_more_than_the_other_tiles():
+    assert KeepAt(0.1, 0.3) == KeepAt(0.1, 0.1)
+    assert (KeepAt(0.2, 0.15).of("7f"), KeepAt(0.2, 0.15).of("7z"), KeepAt(0.2, 0.15).of("back")) == (0.15, 0.2, 0.2)
+
+
 def test_a_tile_the_detector_cannot_name_is_still_a_tile(tmp_path, photo):
     scores = np.array([[0.05, 0.04, 0.03], [0.5, 0.0, 0.0]])
     assert tile_scores(scores) == pytest.approx([1 - 0.95 * 0.96 * 0.97, 0.5])
@@ -279,6 +297,26 @@ def test_threshold_sweep_reads_the_boxes_through_the_classifier(reader, photo, t
     (tmp_path / "data.yaml").write_text(f"path: .\nval: valid/images\nnames:\n{names}\n")
     rows = sweep(tmp_path / "data.yaml", reader, confs=(0.5, 0.95))
     assert [(r["conf"], r["predictions"], r["tile_accuracy"]) for r in rows] == [(0.5, 2, 1.0), (0.95, 0, 0.0)]
+    assert [r["bonus_conf"] for r in rows] == [0.5, 0.95]  # one threshold for every tile first
+
+
+def test_the_flower_sweep_holds_the_other_tiles_at_one_threshold(tmp_path, photo):
+    from vision.evaluate import sweep_bonus
+
+    detector = Detector(tiny_model(tmp_path / "det.onnx", ROWS, list(DETECTOR_CLASSES)), threads=1)
+    reader = TwoStageDetector(detector, CropClassifier(tiny_classifier(tmp_path / "cls.onnx", bright="5f"),
+                                                       threads=1))
+    (tmp_path / "valid/images").mkdir(parents=True)
+    (tmp_path / "valid/labels").mkdir(parents=True)
+    cv2.imwrite(str(tmp_path / "valid/images/p.png"), photo)
+    five_f = DETECTOR_CLASSES.index("5f")
+    (tmp_path / "valid/labels/p.txt").write_text(f"{five_f} 0.1953 0.4688 0.2344 0.3125\n"
+                                                 "0 0.7422 0.4688 0.2344 0.3125\n")
+    names = "\n".join(f"  {i}: '{c}'" for i, c in enumerate(DETECTOR_CLASSES))
+    (tmp_path / "data.yaml").write_text(f"path: .\nval: valid/images\nnames:\n{names}\n")
+    rows = sweep_bonus(tmp_path / "data.yaml", reader, 0.95, bonus_confs=(0.5, 0.95, 0.99))
+    assert [(r["conf"], r["bonus_conf"], r["predictions"], r["bonus_recall"]) for r in rows] == [
+        (0.95, 0.5, 1, 1.0), (0.95, 0.95, 0, 0.0)]  # a flower threshold above conf is not a setting
 
 
 def test_the_pair_runs_at_its_own_operating_point(tmp_path):
@@ -291,8 +329,11 @@ def test_the_pair_runs_at_its_own_operating_point(tmp_path):
     assert (alone.conf, alone.input_size) == (0.2, 640)  # the detector's own defaults
     assert (pair.conf, pair.input_size) == (twostage.CONF, twostage.INPUT_SIZE)
     assert pair.decode_side == twostage.DECODE_SIDE  # crops are cut from a photo decoded larger than the input
+    assert pair.bonus_conf == twostage.BONUS_CONF
     chosen = load_tile_reader(dynamic, classifier=classifier, threads=1, conf=0.3, input_size=320)
-    assert (chosen.conf, chosen.input_size) == (0.3, 320)
+    assert (chosen.conf, chosen.bonus_conf, chosen.input_size) == (0.3, twostage.BONUS_CONF, 320)
+    low = load_tile_reader(dynamic, classifier=classifier, threads=1, conf=0.1)
+    assert low.bonus_conf == 0.1  # flowers at the lower of the two
 
 
 def test_averaged_classifiers_answer_the_mean_of_their_members(tmp_path, photo):

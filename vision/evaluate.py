@@ -222,10 +222,10 @@ def sweep(
     """The operating figures at each confidence threshold (and cross-class merge IoU), from one detector run per
     photo: how ``DEFAULT_CONF`` is chosen. A two-stage reader (``vision.twostage``) is swept through its whole
     reading instead (the squash step included, its own merge IoU), ``conf`` being the least chance of a tile times
-    the classifier's probability."""
+    the classifier's probability, for flowers and seasons too (``sweep_bonus`` then sweeps theirs alone)."""
     codes, pairs = read_dataset(data_yaml, split, exclude)
     if hasattr(detector, "read"):
-        return _sweep_reader(detector, codes, pairs, confs, progress, fixes)
+        return _sweep_reader(detector, codes, pairs, [(conf, conf) for conf in confs], progress, fixes)
     floor = min(min(confs), ALT_FLOOR)
     cached = []
     for image_path, label_path in (progress or iter)(pairs):
@@ -244,23 +244,43 @@ def sweep(
     return rows
 
 
-def _sweep_reader(reader: Any, codes: Sequence[str], pairs: Sequence[tuple[Path, Path]], confs: Sequence[float],
-                  progress: Callable[[Iterable], Iterable] | None, fixes: LabelFixes | None) -> list[dict[str, Any]]:
-    samples: dict[float, list[Sample]] = {conf: [] for conf in confs}
+def sweep_bonus(
+    data_yaml: str | Path,
+    reader: Any,
+    conf: float,
+    bonus_confs: Sequence[float],
+    split: str = "val",
+    progress: Callable[[Iterable], Iterable] | None = None,
+    exclude: Collection[str] = (),
+    fixes: LabelFixes | None = None,
+) -> list[dict[str, Any]]:
+    """A two-stage reader's figures with the other tiles kept at ``conf`` and flowers and seasons at each of
+    ``bonus_confs`` (those above ``conf`` read as ``conf``): how ``vision.twostage.BONUS_CONF`` is chosen."""
+    codes, pairs = read_dataset(data_yaml, split, exclude)
+    settings = [(conf, bonus) for bonus in bonus_confs if bonus <= conf]
+    return _sweep_reader(reader, codes, pairs, settings, progress, fixes)
+
+
+def _sweep_reader(reader: Any, codes: Sequence[str], pairs: Sequence[tuple[Path, Path]],
+                  settings: Sequence[tuple[float, float]], progress: Callable[[Iterable], Iterable] | None,
+                  fixes: LabelFixes | None) -> list[dict[str, Any]]:
+    """One row per (conf, flower conf) setting."""
+    samples: dict[tuple[float, float], list[Sample]] = {setting: [] for setting in settings}
     for image_path, label_path in (progress or iter)(pairs):
         image = load_image(image_path.read_bytes())
         labels = read_labels(label_path, codes, image.width, image.height, (fixes or {}).get(image_path.name))
-        for conf in confs:
-            samples[conf].append(Sample(image_path.name, labels, [], reader.detect(image.bgr, conf=conf)))
-    return [_sweep_row(samples[conf], reader.names, conf, reader.merge_iou) for conf in confs]
+        for conf, bonus in settings:
+            found = reader.detect(image.bgr, conf=conf, bonus_conf=bonus)
+            samples[conf, bonus].append(Sample(image_path.name, labels, [], found))
+    return [_sweep_row(samples[conf, bonus], reader.names, conf, reader.merge_iou, bonus) for conf, bonus in settings]
 
 
-def _sweep_row(samples: Sequence[Sample], names: Sequence[str], conf: float, merge_iou: float | None
-               ) -> dict[str, Any]:
+def _sweep_row(samples: Sequence[Sample], names: Sequence[str], conf: float, merge_iou: float | None,
+               bonus_conf: float | None = None) -> dict[str, Any]:
     report = evaluate_samples(samples, classes=list(dict.fromkeys(names)))
     accuracy, precision = report["tile_accuracy"] or 0.0, report["tile_precision"] or 0.0
     f1 = 2 * accuracy * precision / (accuracy + precision) if accuracy + precision else 0.0
-    return {"conf": conf, "merge_iou": merge_iou,
+    return {"conf": conf, "bonus_conf": conf if bonus_conf is None else bonus_conf, "merge_iou": merge_iou,
             **{k: report[k] for k in ("predictions", "tile_accuracy", "tile_precision", "exact_rate",
                                       "hand_exact_rate", "bonus_recall")}, "f1": round(f1, 4)}
 

@@ -5,20 +5,21 @@ the recognizer, ``mjlens eval`` and the service use either without knowing which
 are kept only to decide *where* the tiles are: every box it finds with some chance of being a tile
 (``vision.detector.tile_scores``, at least ``FLOOR``) is read from its crop, and the tile is kept when that
 chance times the classifier's probability reaches the pair's ``conf``: a box the detector doubts stays if the
-classifier reads a clear face in it, and goes if it reads none. The classifier's runner-ups become the tile's
-``alternatives``.
+classifier reads a clear face in it, and goes if it reads none. Flowers and seasons are kept at a threshold of their
+own (``BONUS_CONF``): they lie apart from the hand, where the detector is least sure of a tile, while the classifier
+reads their pictures as surely as any face. The classifier's runner-ups become the tile's ``alternatives``.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 
-from scoring.tiles import DETECTOR_CLASSES
+from scoring.tiles import DETECTOR_CLASSES, is_bonus
 
 from .aspect import MIN_TILES, Squash, candidate_squashes, looks_stretched, reading_score, rescaled
 from .classifier import CropClassifier, default_classifier_path
@@ -29,8 +30,10 @@ from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, ti
 #: The operating point of the pair, chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep --input-size N``
 #: (models/README.md): the detector only has to find the tiles, which it does as well at 448 px as at 640 px
 #: (93 % of the tiles either way) in 40 % of the time. ``CONF`` is the least (chance of a tile) x (classifier
-#: probability) a tile is kept at; ``FLOOR`` the least chance of a tile worth reading at all.
+#: probability) a tile is kept at; ``BONUS_CONF`` the same for a flower or season, chosen after ``CONF`` by the same
+#: rule (the sweep's second table); ``FLOOR`` the least chance of a tile worth reading at all.
 CONF = 0.2
+BONUS_CONF = 0.15
 FLOOR = 0.03
 INPUT_SIZE = 448
 #: Photos are decoded with at least this long side (a JPEG reduced while decoding, never more than needed): the
@@ -41,16 +44,48 @@ EVAL_CANDIDATES = 100  # boxes per photo read for mAP (a tray photo holds about 
 EVAL_READINGS = 3  # readings per box offered to mAP, each scored box confidence x class probability
 
 
+@dataclass(frozen=True)
+class KeepAt:
+    """The least (chance of a tile) x (classifier probability) a reading is kept at: ``bonus`` for a flower or a
+    season, ``tiles`` for every other code. A flower is never held to more than the other tiles."""
+
+    tiles: float
+    bonus: float
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "bonus", min(self.bonus, self.tiles))
+
+    def of(self, code: str) -> float:
+        return self.bonus if is_bonus(code) else self.tiles
+
+
 class TwoStageDetector:
     """A detector for boxes and a crop classifier for codes."""
 
-    def __init__(self, detector: Detector, classifier: CropClassifier, conf: float = CONF, floor: float = FLOOR):
+    def __init__(self, detector: Detector, classifier: CropClassifier, conf: float = CONF,
+                 bonus_conf: float = BONUS_CONF, floor: float = FLOOR):
         self.detector = detector
         self.classifier = classifier
-        self.conf = conf
-        self.floor = min(floor, conf)
+        self.keep_at = KeepAt(conf, bonus_conf)
+        self.floor = min(floor, self.keep_at.bonus)
         self.names = DETECTOR_CLASSES
         self.path = detector.path
+
+    @property
+    def conf(self) -> float:
+        return self.keep_at.tiles
+
+    @property
+    def bonus_conf(self) -> float:
+        return self.keep_at.bonus
+
+    def thresholds(self, conf: float | None = None, bonus_conf: float | None = None) -> KeepAt:
+        """The pair's own thresholds, or ``conf`` for the tiles with flowers at the lower of it and
+        ``bonus_conf`` (by default the pair's own flower threshold)."""
+        if conf is None and bonus_conf is None:
+            return self.keep_at
+        tiles = self.keep_at.tiles if conf is None else conf
+        return KeepAt(tiles, self.keep_at.bonus if bonus_conf is None else bonus_conf)
 
     @property
     def input_size(self) -> int:
@@ -73,48 +108,51 @@ class TwoStageDetector:
                       box_scores=tile_scores(scores))
 
     def read(self, bgr: np.ndarray, located: Sequence[Detection], pixel_scale: float = 1.0, *,
-             conf: float | None = None) -> list[Detection]:
-        """The located boxes whose chance of a tile times the classifier's probability reaches ``conf`` (the
+             keep_at: KeepAt | None = None) -> list[Detection]:
+        """The located boxes whose chance of a tile times the classifier's probability reaches ``keep_at`` (the
         pair's by default), each named by the classifier: code, probability, runner-up codes; no more copies of a
         code than one set holds where the runner-ups allow (``vision.copies``)."""
         if not located:
             return []
-        keep_at = self.conf if conf is None else conf
+        keep_at = keep_at or self.keep_at
         boxes = [tuple(v * pixel_scale for v in d.box) for d in located]
         probs = self.classifier.probabilities(bgr, boxes)
         read = []
         for detection, row in zip(located, probs, strict=True):
             order = np.argsort(-row)
-            if detection.confidence * row[order[0]] < keep_at:
+            if detection.confidence * row[order[0]] < keep_at.of(self.names[order[0]]):
                 continue
             alternatives = tuple((self.names[c], float(row[c])) for c in order[1:TOP_K + 1] if row[c] >= ALT_FLOOR)
             read.append(replace(detection, code=self.names[order[0]], confidence=float(row[order[0]]),
                                 alternatives=alternatives))
         return limit_copies(read)
 
-    def find(self, bgr: np.ndarray, pixel_scale: float = 1.0, conf: float | None = None) -> list[Detection]:
+    def find(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None) -> list[Detection]:
         """Locate and read the tiles of ``bgr`` as it is."""
-        return self.read(bgr, self.locate(*self.detector.raw(bgr, pixel_scale)), pixel_scale, conf=conf)
+        return self.read(bgr, self.locate(*self.detector.raw(bgr, pixel_scale)), pixel_scale, keep_at=keep_at)
 
-    def detect(self, bgr: np.ndarray, pixel_scale: float = 1.0, *, conf: float | None = None) -> list[Detection]:
-        """The tiles, read; a photo squeezed out of its aspect ratio is read squashed back (``vision.aspect``)."""
-        found = self.find(bgr, pixel_scale, conf)
+    def detect(self, bgr: np.ndarray, pixel_scale: float = 1.0, *, conf: float | None = None,
+               bonus_conf: float | None = None) -> list[Detection]:
+        """The tiles, read (at ``thresholds(conf, bonus_conf)``); a photo squeezed out of its aspect ratio is read
+        squashed back (``vision.aspect``)."""
+        keep_at = self.thresholds(conf, bonus_conf)
+        found = self.find(bgr, pixel_scale, keep_at)
         if not looks_stretched(found, bgr.shape[1], bgr.shape[0]):
             return found
-        squashed = self.best_squash(bgr, reading_score(found), conf)
+        squashed = self.best_squash(bgr, reading_score(found), keep_at)
         if squashed is None:
             return found
         squash, reading, (scale_x, scale_y) = squashed
         return rescaled(reading, scale_x / pixel_scale, scale_y / pixel_scale)
 
-    def best_squash(self, bgr: np.ndarray, to_beat: float, conf: float | None = None
+    def best_squash(self, bgr: np.ndarray, to_beat: float, keep_at: KeepAt | None = None
                     ) -> tuple[Squash, list[Detection], tuple[float, float]] | None:
         """The squash of ``bgr`` whose reading scores above ``to_beat`` and every other squash: the squash, its
         reading (boxes in the squashed image) and the pixels of ``bgr`` per squashed pixel; None if none does."""
         best = None
         for squash in candidate_squashes():
             image = squash.apply(bgr)
-            reading = self.find(image, conf=conf)
+            reading = self.find(image, keep_at=keep_at)
             if len(reading) < MIN_TILES:
                 continue
             score = reading_score(reading)
@@ -146,13 +184,14 @@ class TwoStageDetector:
 
 
 def load_tile_reader(model_path: str | os.PathLike | None = None, *, classifier: str | os.PathLike | None = None,
-                     threads: int | None = None, conf: float | None = None,
+                     threads: int | None = None, conf: float | None = None, bonus_conf: float | None = None,
                      input_size: int | None = None) -> Detector | TwoStageDetector:
     """The product's tile reader: the detector, joined by the crop classifier when one is configured.
 
     ``classifier``: a path, "none" for the detector alone, or None for the default (``MJLENS_CLASSIFIER``, else
-    the shipped ``models/mjlens-tile-crops.onnx`` with the shipped detector). ``conf`` and ``input_size`` default
-    to the pair's operating point, or the detector's own when it runs alone.
+    the shipped ``models/mjlens-tile-crops.onnx`` with the shipped detector). ``conf``, ``bonus_conf`` and
+    ``input_size`` default to the pair's operating point, or the detector's own when it runs alone (which has no
+    flower threshold of its own); flowers are kept at the lower of ``conf`` and ``bonus_conf``.
     """
     model = Path(model_path) if model_path else default_model_path()
     if classifier is None:
@@ -162,4 +201,5 @@ def load_tile_reader(model_path: str | os.PathLike | None = None, *, classifier:
     if path is None:
         return Detector(model, threads=threads, input_size=input_size, **({} if conf is None else {"conf": conf}))
     detector = Detector(model, threads=threads, input_size=input_size or INPUT_SIZE)
-    return TwoStageDetector(detector, CropClassifier(path, threads=threads), conf=CONF if conf is None else conf)
+    return TwoStageDetector(detector, CropClassifier(path, threads=threads), conf=CONF if conf is None else conf,
+                            bonus_conf=BONUS_CONF if bonus_conf is None else bonus_conf)

@@ -31,14 +31,16 @@ def register(sub) -> None:
                         help="a file of label corrections (PHOTO LINE LABELLED SHOWN per line) to apply first, e.g. "
                              "labels checked by eye (datasets/hk-photos-label-fixes.txt)")
     parser.add_argument("--sweep", action="store_true",
-                        help="instead, list the operating figures at a range of confidence thresholds")
+                        help="instead, list the operating figures at a range of confidence thresholds (with the "
+                             "crop classifier, then at the best one a range of thresholds for flowers and seasons)")
     add_model_flags(parser)
     parser.set_defaults(run=run)
 
 
 SWEEP_CONFS = (0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
-SWEEP_COLUMNS = ("conf", "merge_iou", "predictions", "tile_accuracy", "tile_precision", "f1", "exact_rate",
-                 "hand_exact_rate", "bonus_recall")
+SWEEP_BONUS_CONFS = (0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
+SWEEP_COLUMNS = ("conf", "bonus_conf", "merge_iou", "predictions", "tile_accuracy", "tile_precision", "f1",
+                 "exact_rate", "hand_exact_rate", "bonus_recall")
 
 
 def run(args) -> int:
@@ -69,6 +71,7 @@ def run(args) -> int:
     except EvalError as err:
         raise UsageError(str(err)) from None
     report = {"data": args.data, "split": args.split, "model": str(detector.path), "conf": detector.conf,
+              "bonus_conf": getattr(detector, "bonus_conf", detector.conf),
               "excluded": sorted(args.excluded), "label_fixes": sum(map(len, args.label_fixes.values())), **report}
     if args.json:
         json.dump(report, sys.stdout)
@@ -79,24 +82,31 @@ def run(args) -> int:
 
 
 def run_sweep(args, detector) -> int:
-    """Threshold sweep: one row per (merge IoU, conf), the product's figures only."""
-    from vision.evaluate import EvalError, best_setting, sweep
+    """Threshold sweep: one row per (merge IoU, conf), the product's figures only; for a two-stage reader, then
+    one row per flower threshold at the best conf."""
+    from vision.evaluate import EvalError, best_setting, sweep, sweep_bonus
 
+    scope = {"split": args.split, "progress": _progress(args.json), "exclude": args.excluded,
+             "fixes": args.label_fixes}
     try:
-        rows = sweep(args.data, detector, SWEEP_CONFS, merge_ious=(detector.merge_iou, None), split=args.split,
-                     progress=_progress(args.json), exclude=args.excluded, fixes=args.label_fixes)
+        rows = sweep(args.data, detector, SWEEP_CONFS, merge_ious=(detector.merge_iou, None), **scope)
+        best = best_setting(rows)
+        tables = [rows]
+        if hasattr(detector, "bonus_conf"):
+            tables.append(sweep_bonus(args.data, detector, best["conf"], SWEEP_BONUS_CONFS, **scope))
     except EvalError as err:
         raise UsageError(str(err)) from None
     if args.json:
-        json.dump(rows, sys.stdout)
+        json.dump([row for table in tables for row in table], sys.stdout)
         sys.stdout.write("\n")
         return EXIT_OK
-    print("  ".join(f"{c:>15}" for c in SWEEP_COLUMNS))
-    for row in rows:
-        print("  ".join(f"{'-' if row[c] is None else row[c]:>15}" for c in SWEEP_COLUMNS))
-    best = best_setting(rows)
-    print(f"best: conf {best['conf']}, merge_iou {best['merge_iou']} "
-          "(F1 among the rows within 1 point of the most photos exactly right)")
+    for table in tables:
+        print("  ".join(f"{c:>15}" for c in SWEEP_COLUMNS))
+        for row in table:
+            print("  ".join(f"{'-' if row[c] is None else row[c]:>15}" for c in SWEEP_COLUMNS))
+        best = best_setting(table)
+        print(f"best: conf {best['conf']}, bonus_conf {best['bonus_conf']}, merge_iou {best['merge_iou']} "
+              "(F1 among the rows within 1 point of the most photos exactly right)")
     return EXIT_OK
 
 
