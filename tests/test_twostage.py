@@ -220,10 +220,28 @@ def test_a_tile_stays_by_its_chance_of_a_tile_times_the_classifiers_probability(
         assert code not in [t.code for t in reader.detect(photo, conf=level + 1e-3)]
 
 
-def test_flowers_and_seasons_are_kept_at_a_threshold_of_their_own(tmp_path, photo):
+@pytest.fixture
+def flower_reader(tmp_path):
+    """The pair of ``reader`` with a classifier that reads the white tile as the flower 5f."""
     detector = Detector(tiny_model(tmp_path / "det.onnx", ROWS, list(DETECTOR_CLASSES)), threads=1)
-    reader = TwoStageDetector(detector, CropClassifier(tiny_classifier(tmp_path / "cls.onnx", bright="5f"),
-                                                       threads=1))
+    return TwoStageDetector(detector, CropClassifier(tiny_classifier(tmp_path / "cls.onnx", bright="5f"), threads=1))
+
+
+def one_photo_dataset(root: Path, photo: np.ndarray, codes: tuple[str, str] = ("3m", "1m")) -> Path:
+    """A YOLO dataset of ``photo`` alone, its white tile labelled ``codes[0]``, its black one ``codes[1]``."""
+    (root / "valid/images").mkdir(parents=True)
+    (root / "valid/labels").mkdir(parents=True)
+    cv2.imwrite(str(root / "valid/images/p.png"), photo)
+    white, black = (DETECTOR_CLASSES.index(code) for code in codes)
+    (root / "valid/labels/p.txt").write_text(f"{white} 0.1953 0.4688 0.2344 0.3125\n"
+                                             f"{black} 0.7422 0.4688 0.2344 0.3125\n")
+    names = "\n".join(f"  {i}: '{c}'" for i, c in enumerate(DETECTOR_CLASSES))
+    (root / "data.yaml").write_text(f"path: .\nval: valid/images\nnames:\n{names}\n")
+    return root / "data.yaml"
+
+
+def test_flowers_and_seasons_are_kept_at_a_threshold_of_their_own(flower_reader, photo):
+    reader = flower_reader
     white, black = (10, 40, 40, 80), (80, 40, 110, 80)
     probability = reader.classifier.probabilities(photo, [white, black]).max(axis=1)
     flower_level, tile_level = 0.9 * probability[0], 0.8 * probability[1]
@@ -289,32 +307,16 @@ def test_cli_names_a_missing_classifier_with_exit_2(tmp_path, capsys):
 def test_threshold_sweep_reads_the_boxes_through_the_classifier(reader, photo, tmp_path):
     from vision.evaluate import sweep
 
-    (tmp_path / "valid/images").mkdir(parents=True)
-    (tmp_path / "valid/labels").mkdir(parents=True)
-    cv2.imwrite(str(tmp_path / "valid/images/p.png"), photo)
-    (tmp_path / "valid/labels/p.txt").write_text("2 0.1953 0.4688 0.2344 0.3125\n0 0.7422 0.4688 0.2344 0.3125\n")
-    names = "\n".join(f"  {i}: '{c}'" for i, c in enumerate(DETECTOR_CLASSES))
-    (tmp_path / "data.yaml").write_text(f"path: .\nval: valid/images\nnames:\n{names}\n")
-    rows = sweep(tmp_path / "data.yaml", reader, confs=(0.5, 0.95))
+    rows = sweep(one_photo_dataset(tmp_path, photo), reader, confs=(0.5, 0.95))
     assert [(r["conf"], r["predictions"], r["tile_accuracy"]) for r in rows] == [(0.5, 2, 1.0), (0.95, 0, 0.0)]
     assert [r["bonus_conf"] for r in rows] == [0.5, 0.95]  # one threshold for every tile first
 
 
-def test_the_flower_sweep_holds_the_other_tiles_at_one_threshold(tmp_path, photo):
+def test_the_flower_sweep_holds_the_other_tiles_at_one_threshold(flower_reader, photo, tmp_path):
     from vision.evaluate import sweep_bonus
 
-    detector = Detector(tiny_model(tmp_path / "det.onnx", ROWS, list(DETECTOR_CLASSES)), threads=1)
-    reader = TwoStageDetector(detector, CropClassifier(tiny_classifier(tmp_path / "cls.onnx", bright="5f"),
-                                                       threads=1))
-    (tmp_path / "valid/images").mkdir(parents=True)
-    (tmp_path / "valid/labels").mkdir(parents=True)
-    cv2.imwrite(str(tmp_path / "valid/images/p.png"), photo)
-    five_f = DETECTOR_CLASSES.index("5f")
-    (tmp_path / "valid/labels/p.txt").write_text(f"{five_f} 0.1953 0.4688 0.2344 0.3125\n"
-                                                 "0 0.7422 0.4688 0.2344 0.3125\n")
-    names = "\n".join(f"  {i}: '{c}'" for i, c in enumerate(DETECTOR_CLASSES))
-    (tmp_path / "data.yaml").write_text(f"path: .\nval: valid/images\nnames:\n{names}\n")
-    rows = sweep_bonus(tmp_path / "data.yaml", reader, 0.95, bonus_confs=(0.5, 0.95, 0.99))
+    data = one_photo_dataset(tmp_path / "data", photo, ("5f", "1m"))
+    rows = sweep_bonus(data, flower_reader, 0.95, bonus_confs=(0.5, 0.95, 0.99))
     assert [(r["conf"], r["bonus_conf"], r["predictions"], r["bonus_recall"]) for r in rows] == [
         (0.95, 0.5, 1, 1.0), (0.95, 0.95, 0, 0.0)]  # a flower threshold above conf is not a setting
 

@@ -255,7 +255,8 @@ def sweep_bonus(
     fixes: LabelFixes | None = None,
 ) -> list[dict[str, Any]]:
     """A two-stage reader's figures with the other tiles kept at ``conf`` and flowers and seasons at each of
-    ``bonus_confs`` (those above ``conf`` read as ``conf``): how ``vision.twostage.BONUS_CONF`` is chosen."""
+    ``bonus_confs`` (those above ``conf`` left out: a flower is never held to more than the other tiles): how
+    ``vision.twostage.BONUS_CONF`` is chosen."""
     codes, pairs = read_dataset(data_yaml, split, exclude)
     settings = [(conf, bonus) for bonus in bonus_confs if bonus <= conf]
     return _sweep_reader(reader, codes, pairs, settings, progress, fixes)
