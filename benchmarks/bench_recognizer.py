@@ -135,6 +135,7 @@ def main() -> int:
         "photos": len(ours), "threads": args.threads, "model": str(recognizer.detector.path),
         "classifier": str(getattr(getattr(recognizer.detector, "classifier", None), "path", None)),
         "input_size": recognizer.detector.input_size, "conf": recognizer.detector.conf,
+        "bonus_conf": getattr(recognizer.detector, "bonus_conf", recognizer.detector.conf),
         "layout": recognizer._assemble is not None,
         "ms": {k: {"median": round(statistics.median(v), 1), "p95": round(percentile(v, 0.95), 1)}
                for k, v in stages.items() if v and (peer or k != "peer")},
@@ -142,7 +143,8 @@ def main() -> int:
                                                 "exact_rate", "hand_exact_rate")} for who, r in accuracy.items()},
     }
     print(f"{figures['photos']} photos of {args.data} [{args.split}], {args.threads} threads, "
-          f"model {figures['model']} (input {figures['input_size']}, conf {figures['conf']}), classifier "
+          f"model {figures['model']} (input {figures['input_size']}, conf {figures['conf']}, flowers "
+          f"{figures['bonus_conf']}), classifier "
           f"{figures['classifier']}, layout {'on' if figures['layout'] else 'absent'}")
     print("| stage | median ms | p95 ms |\n|---|---:|---:|")
     for key, row in figures["ms"].items():
