@@ -18,8 +18,10 @@ PLAYING_CODES: tuple[str, ...] = tuple(f"{n}{s}" for s in SUITS for n in range(1
 BONUS_CODES: tuple[str, ...] = tuple(f"{n}f" for n in range(1, 9))
 #: Every code a hand may hold.
 ALL_CODES: tuple[str, ...] = PLAYING_CODES + BONUS_CODES
+#: A face-down tile: the detector's 43rd class, never a tile of a hand's notation.
+BACK_CODE = "back"
 #: The detector's 43 classes, in the order of the real-photo datasets.
-DETECTOR_CLASSES: tuple[str, ...] = ALL_CODES + ("back",)
+DETECTOR_CLASSES: tuple[str, ...] = ALL_CODES + (BACK_CODE,)
 
 INDEX: dict[str, int] = {code: i for i, code in enumerate(PLAYING_CODES)}
 #: How many of each tile one set holds: four of a playing tile, one of a bonus tile.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import cv2
@@ -251,9 +252,20 @@ def test_flowers_and_seasons_are_kept_at_a_threshold_of_their_own(flower_reader,
     assert reader.detect(photo, conf=above_both, bonus_conf=flower_level + 1e-3) == []
 
 
-def test_a_flower_is_never_held_to_more_than_the_other_tiles():
-    assert KeepAt(0.1, 0.3) == KeepAt(0.1, 0.1)
-    assert (KeepAt(0.2, 0.15).of("7f"), KeepAt(0.2, 0.15).of("7z"), KeepAt(0.2, 0.15).of("back")) == (0.15, 0.2, 0.2)
+def test_a_face_down_tile_is_kept_at_a_threshold_of_its_own(tmp_path, photo):
+    detector = Detector(tiny_model(tmp_path / "det.onnx", ROWS, list(DETECTOR_CLASSES)), threads=1)
+    reader = TwoStageDetector(detector, CropClassifier(tiny_classifier(tmp_path / "cls.onnx", bright="back"),
+                                                       threads=1))
+    level = 0.9 * reader.classifier.probabilities(photo, [(10, 40, 40, 80)]).max()
+    assert "back" in [t.code for t in reader.detect(photo, conf=0.99, back_conf=level - 1e-3)]
+    assert "back" not in [t.code for t in reader.detect(photo, conf=0.99, back_conf=level + 1e-3)]
+
+
+def test_flowers_and_backs_are_never_held_to_more_than_the_other_tiles():
+    assert KeepAt(0.1, 0.3, 0.4) == KeepAt(0.1, 0.1, 0.1)
+    keep_at = KeepAt(0.2, 0.15, 0.1)
+    assert [keep_at.of(code) for code in ("7f", "7z", "back")] == [0.15, 0.2, 0.1]
+    assert keep_at.lowest == 0.1
 
 
 def test_a_tile_the_detector_cannot_name_is_still_a_tile(tmp_path, photo):
@@ -309,16 +321,31 @@ def test_threshold_sweep_reads_the_boxes_through_the_classifier(reader, photo, t
 
     rows = sweep(one_photo_dataset(tmp_path, photo), reader, confs=(0.5, 0.95))
     assert [(r["conf"], r["predictions"], r["tile_accuracy"]) for r in rows] == [(0.5, 2, 1.0), (0.95, 0, 0.0)]
-    assert [r["bonus_conf"] for r in rows] == [0.5, 0.95]  # one threshold for every tile first
+    assert [(r["bonus_conf"], r["back_conf"]) for r in rows] == [(0.5, 0.5), (0.95, 0.95)]  # one for every tile
 
 
 def test_the_flower_sweep_holds_the_other_tiles_at_one_threshold(flower_reader, photo, tmp_path):
-    from vision.evaluate import sweep_bonus
+    from vision.evaluate import sweep_thresholds
 
     data = one_photo_dataset(tmp_path / "data", photo, ("5f", "1m"))
-    rows = sweep_bonus(data, flower_reader, 0.95, bonus_confs=(0.5, 0.95, 0.99))
+    settings = [{"conf": 0.95, "bonus_conf": bonus, "back_conf": 0.95} for bonus in (0.5, 0.95)]
+    rows = sweep_thresholds(data, flower_reader, settings)
     assert [(r["conf"], r["bonus_conf"], r["predictions"], r["bonus_recall"]) for r in rows] == [
-        (0.95, 0.5, 1, 1.0), (0.95, 0.95, 0, 0.0)]  # a flower threshold above conf is not a setting
+        (0.95, 0.5, 1, 1.0), (0.95, 0.95, 0, 0.0)]
+
+
+def test_cli_sweep_sweeps_only_the_thresholds_not_given(flower_reader, photo, tmp_path, capsys):
+    from api.cli import main
+
+    data = one_photo_dataset(tmp_path / "data", photo, ("5f", "1m"))
+    model = ["--model", str(flower_reader.path), "--classifier", str(tmp_path / "cls.onnx")]
+    assert main(["eval", str(data), *model, "--sweep", "--json", "--conf", "0.5", "--bonus-conf", "0.3"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {(r["conf"], r["bonus_conf"]) for r in rows} == {(0.5, 0.3)}  # the backs' table alone
+    assert sorted(r["back_conf"] for r in rows) == [0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]
+    assert main(["eval", str(data), *model, "--sweep", "--conf", "0.5", "--bonus-conf", "0.3",
+                 "--back-conf", "0.3"]) == 2
+    assert "nothing to sweep" in capsys.readouterr().err
 
 
 def test_the_pair_runs_at_its_own_operating_point(tmp_path):

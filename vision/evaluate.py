@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 import yaml
 
-from scoring.tiles import BONUS_CODES, DETECTOR_CLASSES
+from scoring.tiles import BACK_CODE, BONUS_CODES, DETECTOR_CLASSES
 
 from .detection import Detection
 from .detector import ALT_FLOOR, box_iou, decode
@@ -222,10 +222,11 @@ def sweep(
     """The operating figures at each confidence threshold (and cross-class merge IoU), from one detector run per
     photo: how ``DEFAULT_CONF`` is chosen. A two-stage reader (``vision.twostage``) is swept through its whole
     reading instead (the squash step included, its own merge IoU), ``conf`` being the least chance of a tile times
-    the classifier's probability, for flowers and seasons too (``sweep_bonus`` then sweeps theirs alone)."""
+    the classifier's probability, for flowers, seasons and backs too (``sweep_thresholds`` then sweeps theirs)."""
     codes, pairs = read_dataset(data_yaml, split, exclude)
     if hasattr(detector, "read"):
-        return _sweep_reader(detector, codes, pairs, [(conf, conf) for conf in confs], progress, fixes)
+        settings = [{"conf": conf, "bonus_conf": conf, "back_conf": conf} for conf in confs]
+        return _sweep_reader(detector, codes, pairs, settings, progress, fixes)
     floor = min(min(confs), ALT_FLOOR)
     cached = []
     for image_path, label_path in (progress or iter)(pairs):
@@ -244,46 +245,47 @@ def sweep(
     return rows
 
 
-def sweep_bonus(
+def sweep_thresholds(
     data_yaml: str | Path,
     reader: Any,
-    conf: float,
-    bonus_confs: Sequence[float],
+    settings: Sequence[Mapping[str, float]],
     split: str = "val",
     progress: Callable[[Iterable], Iterable] | None = None,
     exclude: Collection[str] = (),
     fixes: LabelFixes | None = None,
 ) -> list[dict[str, Any]]:
-    """A two-stage reader's figures with the other tiles kept at ``conf`` and flowers and seasons at each of
-    ``bonus_confs`` (those above ``conf`` left out: a flower is never held to more than the other tiles): how
-    ``vision.twostage.BONUS_CONF`` is chosen."""
+    """A two-stage reader's figures at each setting of its thresholds (``conf``, ``bonus_conf``, ``back_conf``,
+    as ``reader.detect`` takes them): how ``vision.twostage.BONUS_CONF`` and ``BACK_CONF`` are chosen, each with the
+    others held."""
     codes, pairs = read_dataset(data_yaml, split, exclude)
-    settings = [(conf, bonus) for bonus in bonus_confs if bonus <= conf]
     return _sweep_reader(reader, codes, pairs, settings, progress, fixes)
 
 
 def _sweep_reader(reader: Any, codes: Sequence[str], pairs: Sequence[tuple[Path, Path]],
-                  settings: Sequence[tuple[float, float]], progress: Callable[[Iterable], Iterable] | None,
+                  settings: Sequence[Mapping[str, float]], progress: Callable[[Iterable], Iterable] | None,
                   fixes: LabelFixes | None) -> list[dict[str, Any]]:
-    """One row per (conf, flower conf) setting."""
-    samples: dict[tuple[float, float], list[Sample]] = {setting: [] for setting in settings}
+    """One row per setting."""
+    samples: list[list[Sample]] = [[] for _ in settings]
     for image_path, label_path in (progress or iter)(pairs):
         image = load_image(image_path.read_bytes())
         labels = read_labels(label_path, codes, image.width, image.height, (fixes or {}).get(image_path.name))
-        for conf, bonus in settings:
-            found = reader.detect(image.bgr, conf=conf, bonus_conf=bonus)
-            samples[conf, bonus].append(Sample(image_path.name, labels, [], found))
-    return [_sweep_row(samples[conf, bonus], reader.names, conf, reader.merge_iou, bonus) for conf, bonus in settings]
+        for setting, found in zip(settings, samples, strict=True):
+            found.append(Sample(image_path.name, labels, [], reader.detect(image.bgr, **setting)))
+    return [_sweep_row(found, reader.names, setting["conf"], reader.merge_iou, setting)
+            for setting, found in zip(settings, samples, strict=True)]
 
 
 def _sweep_row(samples: Sequence[Sample], names: Sequence[str], conf: float, merge_iou: float | None,
-               bonus_conf: float | None = None) -> dict[str, Any]:
+               setting: Mapping[str, float] | None = None) -> dict[str, Any]:
     report = evaluate_samples(samples, classes=list(dict.fromkeys(names)))
     accuracy, precision = report["tile_accuracy"] or 0.0, report["tile_precision"] or 0.0
     f1 = 2 * accuracy * precision / (accuracy + precision) if accuracy + precision else 0.0
-    return {"conf": conf, "bonus_conf": conf if bonus_conf is None else bonus_conf, "merge_iou": merge_iou,
+    setting = setting or {}
+    return {"conf": conf, "bonus_conf": setting.get("bonus_conf", conf), "back_conf": setting.get("back_conf", conf),
+            "merge_iou": merge_iou,
             **{k: report[k] for k in ("predictions", "tile_accuracy", "tile_precision", "exact_rate",
-                                      "hand_exact_rate", "bonus_recall")}, "f1": round(f1, 4)}
+                                      "hand_exact_rate", "bonus_recall")},
+            "back_recall": report["per_class"].get(BACK_CODE, {}).get("recall"), "f1": round(f1, 4)}
 
 
 def best_setting(rows: Sequence[dict[str, Any]], tolerance: float = 0.01) -> dict[str, Any]:

@@ -7,7 +7,8 @@ are kept only to decide *where* the tiles are: every box it finds with some chan
 chance times the classifier's probability reaches the pair's ``conf``: a box the detector doubts stays if the
 classifier reads a clear face in it, and goes if it reads none. Flowers and seasons are kept at a threshold of their
 own (``BONUS_CONF``): they lie apart from the hand, where the detector is least sure of a tile, while the classifier
-reads their pictures as surely as any face. The classifier's runner-ups become the tile's ``alternatives``.
+reads their pictures as surely as any face. So are face-down tiles (``BACK_CONF``), which the detector has seen only
+in synthetic photos. The classifier's runner-ups become the tile's ``alternatives``.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scoring.tiles import DETECTOR_CLASSES, is_bonus
+from scoring.tiles import BACK_CODE, DETECTOR_CLASSES, is_bonus
 
 from .aspect import MIN_TILES, Squash, candidate_squashes, looks_stretched, reading_score, rescaled
 from .classifier import CropClassifier, default_classifier_path
@@ -31,9 +32,11 @@ from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, ti
 #: (models/README.md): the detector only has to find the tiles, which it does as well at 448 px as at 640 px
 #: (93 % of the tiles either way) in 40 % of the time. ``CONF`` is the least (chance of a tile) x (classifier
 #: probability) a tile is kept at; ``BONUS_CONF`` the same for a flower or season, chosen after ``CONF`` by the same
-#: rule (the sweep's second table); ``FLOOR`` the least chance of a tile worth reading at all.
+#: rule (the sweep's second table); ``BACK_CONF`` for a face-down tile, by the same rule on synthetic photos made for
+#: it (``valid`` has none; models/README.md); ``FLOOR`` the least chance of a tile worth reading at all.
 CONF = 0.2
 BONUS_CONF = 0.15
+BACK_CONF = 0.2
 FLOOR = 0.03
 INPUT_SIZE = 448
 #: Photos are decoded with at least this long side (a JPEG reduced while decoding, never more than needed): the
@@ -47,27 +50,36 @@ EVAL_READINGS = 3  # readings per box offered to mAP, each scored box confidence
 @dataclass(frozen=True)
 class KeepAt:
     """The least (chance of a tile) x (classifier probability) a reading is kept at: ``bonus`` for a flower or a
-    season, ``tiles`` for every other code. A flower is never held to more than the other tiles."""
+    season, ``back`` for a face-down tile, ``tiles`` for every other code. Neither flowers nor backs are held to more
+    than the other tiles."""
 
     tiles: float
     bonus: float
+    back: float
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "bonus", min(self.bonus, self.tiles))
+        object.__setattr__(self, "back", min(self.back, self.tiles))
 
     def of(self, code: str) -> float:
-        return self.bonus if is_bonus(code) else self.tiles
+        if is_bonus(code):
+            return self.bonus
+        return self.back if code == BACK_CODE else self.tiles
+
+    @property
+    def lowest(self) -> float:
+        return min(self.tiles, self.bonus, self.back)
 
 
 class TwoStageDetector:
     """A detector for boxes and a crop classifier for codes."""
 
     def __init__(self, detector: Detector, classifier: CropClassifier, conf: float = CONF,
-                 bonus_conf: float = BONUS_CONF, floor: float = FLOOR):
+                 bonus_conf: float = BONUS_CONF, back_conf: float = BACK_CONF, floor: float = FLOOR):
         self.detector = detector
         self.classifier = classifier
-        self.keep_at = KeepAt(conf, bonus_conf)
-        self.floor = min(floor, self.keep_at.bonus)
+        self.keep_at = KeepAt(conf, bonus_conf, back_conf)
+        self.floor = min(floor, self.keep_at.lowest)
         self.names = DETECTOR_CLASSES
         self.path = detector.path
 
@@ -79,13 +91,17 @@ class TwoStageDetector:
     def bonus_conf(self) -> float:
         return self.keep_at.bonus
 
-    def thresholds(self, conf: float | None = None, bonus_conf: float | None = None) -> KeepAt:
-        """The pair's own thresholds, or ``conf`` for the tiles with flowers at the lower of it and
-        ``bonus_conf`` (by default the pair's own flower threshold)."""
-        if conf is None and bonus_conf is None:
-            return self.keep_at
-        tiles = self.keep_at.tiles if conf is None else conf
-        return KeepAt(tiles, self.keep_at.bonus if bonus_conf is None else bonus_conf)
+    @property
+    def back_conf(self) -> float:
+        return self.keep_at.back
+
+    def thresholds(self, conf: float | None = None, bonus_conf: float | None = None,
+                   back_conf: float | None = None) -> KeepAt:
+        """The pair's own thresholds with those given put in their place; flowers and backs at the lower of their
+        own and the tiles' (``KeepAt``)."""
+        own = self.keep_at
+        return KeepAt(own.tiles if conf is None else conf, own.bonus if bonus_conf is None else bonus_conf,
+                      own.back if back_conf is None else back_conf)
 
     @property
     def input_size(self) -> int:
@@ -132,10 +148,10 @@ class TwoStageDetector:
         return self.read(bgr, self.locate(*self.detector.raw(bgr, pixel_scale)), pixel_scale, keep_at=keep_at)
 
     def detect(self, bgr: np.ndarray, pixel_scale: float = 1.0, *, conf: float | None = None,
-               bonus_conf: float | None = None) -> list[Detection]:
-        """The tiles, read (at ``thresholds(conf, bonus_conf)``); a photo squeezed out of its aspect ratio is read
-        squashed back (``vision.aspect``)."""
-        keep_at = self.thresholds(conf, bonus_conf)
+               bonus_conf: float | None = None, back_conf: float | None = None) -> list[Detection]:
+        """The tiles, read (at ``thresholds(conf, bonus_conf, back_conf)``); a photo squeezed out of its aspect
+        ratio is read squashed back (``vision.aspect``)."""
+        keep_at = self.thresholds(conf, bonus_conf, back_conf)
         found = self.find(bgr, pixel_scale, keep_at)
         if not looks_stretched(found, bgr.shape[1], bgr.shape[0]):
             return found
@@ -185,13 +201,13 @@ class TwoStageDetector:
 
 def load_tile_reader(model_path: str | os.PathLike | None = None, *, classifier: str | os.PathLike | None = None,
                      threads: int | None = None, conf: float | None = None, bonus_conf: float | None = None,
-                     input_size: int | None = None) -> Detector | TwoStageDetector:
+                     back_conf: float | None = None, input_size: int | None = None) -> Detector | TwoStageDetector:
     """The product's tile reader: the detector, joined by the crop classifier when one is configured.
 
     ``classifier``: a path, "none" for the detector alone, or None for the default (``MJLENS_CLASSIFIER``, else
-    the shipped ``models/mjlens-tile-crops.onnx`` with the shipped detector). ``conf``, ``bonus_conf`` and
-    ``input_size`` default to the pair's operating point, or the detector's own when it runs alone (which has no
-    flower threshold of its own); flowers are kept at the lower of ``conf`` and ``bonus_conf``.
+    the shipped ``models/mjlens-tile-crops.onnx`` with the shipped detector). ``conf``, ``bonus_conf``,
+    ``back_conf`` and ``input_size`` default to the pair's operating point, or the detector's own when it runs alone
+    (which has one threshold for every code); flowers and backs are kept at the lower of ``conf`` and their own.
     """
     model = Path(model_path) if model_path else default_model_path()
     if classifier is None:
@@ -202,4 +218,5 @@ def load_tile_reader(model_path: str | os.PathLike | None = None, *, classifier:
         return Detector(model, threads=threads, input_size=input_size, **({} if conf is None else {"conf": conf}))
     detector = Detector(model, threads=threads, input_size=input_size or INPUT_SIZE)
     return TwoStageDetector(detector, CropClassifier(path, threads=threads), conf=CONF if conf is None else conf,
-                            bonus_conf=BONUS_CONF if bonus_conf is None else bonus_conf)
+                            bonus_conf=BONUS_CONF if bonus_conf is None else bonus_conf,
+                            back_conf=BACK_CONF if back_conf is None else back_conf)

@@ -31,16 +31,19 @@ def register(sub) -> None:
                         help="a file of label corrections (PHOTO LINE LABELLED SHOWN per line) to apply first, e.g. "
                              "labels checked by eye (datasets/hk-photos-label-fixes.txt)")
     parser.add_argument("--sweep", action="store_true",
-                        help="instead, list the operating figures at a range of confidence thresholds (with the "
-                             "crop classifier, then at the best one a range of thresholds for flowers and seasons)")
+                        help="instead, list the operating figures at a range of confidence thresholds; with the "
+                             "crop classifier, then at the best one the thresholds of flowers and seasons, then of "
+                             "face-down tiles; a threshold given (--conf, --bonus-conf, --back-conf) is held instead")
     add_model_flags(parser)
     parser.set_defaults(run=run)
 
 
 SWEEP_CONFS = (0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.55, 0.6)
-SWEEP_BONUS_CONFS = (0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
-SWEEP_COLUMNS = ("conf", "bonus_conf", "merge_iou", "predictions", "tile_accuracy", "tile_precision", "f1",
-                 "exact_rate", "hand_exact_rate", "bonus_recall")
+SWEEP_GROUP_CONFS = (0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
+#: The thresholds of flowers and of backs, swept in this order, each at the best of the tables before it.
+SWEEP_GROUPS = ("bonus_conf", "back_conf")
+SWEEP_COLUMNS = ("conf", "bonus_conf", "back_conf", "merge_iou", "predictions", "tile_accuracy", "tile_precision",
+                 "f1", "exact_rate", "hand_exact_rate", "bonus_recall", "back_recall")
 
 
 def run(args) -> int:
@@ -72,6 +75,7 @@ def run(args) -> int:
         raise UsageError(str(err)) from None
     report = {"data": args.data, "split": args.split, "model": str(detector.path), "conf": detector.conf,
               "bonus_conf": getattr(detector, "bonus_conf", detector.conf),
+              "back_conf": getattr(detector, "back_conf", detector.conf),
               "excluded": sorted(args.excluded), "label_fixes": sum(map(len, args.label_fixes.values())), **report}
     if args.json:
         json.dump(report, sys.stdout)
@@ -82,20 +86,31 @@ def run(args) -> int:
 
 
 def run_sweep(args, detector) -> int:
-    """Threshold sweep: one row per (merge IoU, conf), the product's figures only; for a two-stage reader, then
-    one row per flower threshold at the best conf."""
-    from vision.evaluate import EvalError, best_setting, sweep, sweep_bonus
+    """Threshold sweep, the product's figures only, one table per threshold the flags leave open: conf (and the
+    merge IoU of the detector alone); for a two-stage reader then each of ``SWEEP_GROUPS``, the best row of each
+    table holding its threshold for the next."""
+    from vision.evaluate import EvalError, best_setting, sweep, sweep_thresholds
 
     scope = {"split": args.split, "progress": _progress(args.json), "exclude": args.excluded,
              "fixes": args.label_fixes}
+    tables = []
     try:
-        rows = sweep(args.data, detector, SWEEP_CONFS, merge_ious=(detector.merge_iou, None), **scope)
-        best = best_setting(rows)
-        tables = [rows]
-        if hasattr(detector, "bonus_conf"):
-            tables.append(sweep_bonus(args.data, detector, best["conf"], SWEEP_BONUS_CONFS, **scope))
+        if args.conf is None:
+            tables.append(sweep(args.data, detector, SWEEP_CONFS, merge_ious=(detector.merge_iou, None), **scope))
+        conf = args.conf if args.conf is not None else best_setting(tables[-1])["conf"]
+        if hasattr(detector, "back_conf"):
+            given = {"bonus_conf": args.bonus_conf, "back_conf": args.back_conf}
+            held = {"conf": conf, **{key: conf if value is None else value for key, value in given.items()}}
+            for key in SWEEP_GROUPS:
+                if given[key] is None:
+                    settings = [{**held, key: value} for value in sorted({*SWEEP_GROUP_CONFS, conf})
+                                if value <= conf]
+                    tables.append(sweep_thresholds(args.data, detector, settings, **scope))
+                    held[key] = best_setting(tables[-1])[key]
     except EvalError as err:
         raise UsageError(str(err)) from None
+    if not tables:
+        raise UsageError("nothing to sweep: every threshold of this model is given")
     if args.json:
         json.dump([row for table in tables for row in table], sys.stdout)
         sys.stdout.write("\n")
@@ -105,7 +120,8 @@ def run_sweep(args, detector) -> int:
         for row in table:
             print("  ".join(f"{'-' if row[c] is None else row[c]:>15}" for c in SWEEP_COLUMNS))
         best = best_setting(table)
-        print(f"best: conf {best['conf']}, bonus_conf {best['bonus_conf']}, merge_iou {best['merge_iou']} "
+        print(f"best: conf {best['conf']}, bonus_conf {best['bonus_conf']}, back_conf {best['back_conf']}, "
+              f"merge_iou {best['merge_iou']} "
               "(F1 among the rows within 1 point of the most photos exactly right)")
     return EXIT_OK
 

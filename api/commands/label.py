@@ -49,7 +49,8 @@ def load_recognizer(args):
     threads = int(os.environ.get("MJLENS_THREADS") or 0) or max(1, (os.cpu_count() or 1) // args.workers)
     try:
         detector = load_tile_reader(args.model, classifier=args.classifier, threads=threads, conf=args.conf,
-                                    bonus_conf=args.bonus_conf, input_size=args.input_size)
+                                    bonus_conf=args.bonus_conf, back_conf=args.back_conf,
+                                    input_size=args.input_size)
     except ModelError as err:
         raise UsageError(err.message) from None
     return Recognizer(detector=detector)

@@ -20,8 +20,8 @@ def register(sub) -> None:
 
 
 def add_model_flags(parser) -> None:
-    """``--model``, ``--conf``, ``--bonus-conf``, ``--classifier`` and ``--input-size``, shared with ``mjlens eval``
-    and ``mjlens label``."""
+    """``--model``, ``--conf``, ``--bonus-conf``, ``--back-conf``, ``--classifier`` and ``--input-size``, shared
+    with ``mjlens eval`` and ``mjlens label``."""
     parser.add_argument("--model", metavar="PATH", help="the ONNX tile model (default: $MJLENS_MODEL, else "
                                                         "models/mjlens-tiles.onnx)")
     parser.add_argument("--conf", type=float, metavar="P",
@@ -30,6 +30,9 @@ def add_model_flags(parser) -> None:
     parser.add_argument("--bonus-conf", type=float, metavar="P",
                         help="with the crop classifier, the same threshold for flowers and seasons (default: the "
                              "tuned one, or --conf where that is lower)")
+    parser.add_argument("--back-conf", type=float, metavar="P",
+                        help="with the crop classifier, the same threshold for face-down tiles (default: the tuned "
+                             "one, or --conf where that is lower)")
     parser.add_argument("--classifier", metavar="PATH", help="the ONNX crop classifier that names each tile, or none "
                         "for the detector alone (default: $MJLENS_CLASSIFIER, else models/mjlens-tile-crops.onnx "
                         "with the shipped detector)")
@@ -38,8 +41,8 @@ def add_model_flags(parser) -> None:
 
 
 def check_model_flags(args) -> None:
-    """Refuse out-of-range ``--conf``, ``--bonus-conf`` and ``--input-size`` (exit 2)."""
-    for flag, value in (("--conf", args.conf), ("--bonus-conf", args.bonus_conf)):
+    """Refuse out-of-range ``--conf``, ``--bonus-conf``, ``--back-conf`` and ``--input-size`` (exit 2)."""
+    for flag, value in (("--conf", args.conf), ("--bonus-conf", args.bonus_conf), ("--back-conf", args.back_conf)):
         if value is not None and not 0.0 < value < 1.0:
             raise UsageError(f"{flag} must be between 0 and 1")
     if args.input_size is not None and not 32 <= args.input_size <= 4096:
@@ -53,8 +56,8 @@ def load_recognizer(args):
 
     check_model_flags(args)
     try:
-        return Recognizer(args.model, conf=args.conf, bonus_conf=args.bonus_conf, classifier=args.classifier,
-                          input_size=args.input_size)
+        return Recognizer(args.model, conf=args.conf, bonus_conf=args.bonus_conf, back_conf=args.back_conf,
+                          classifier=args.classifier, input_size=args.input_size)
     except ModelError as err:
         raise UsageError(err.message) from None
 
