@@ -358,11 +358,11 @@ def test_the_pair_runs_at_its_own_operating_point(tmp_path):
     assert (alone.conf, alone.input_size) == (0.2, 640)  # the detector's own defaults
     assert (pair.conf, pair.input_size) == (twostage.CONF, twostage.INPUT_SIZE)
     assert pair.decode_side == twostage.DECODE_SIDE  # crops are cut from a photo decoded larger than the input
-    assert pair.bonus_conf == twostage.BONUS_CONF
+    assert (pair.bonus_conf, pair.back_conf) == (twostage.BONUS_CONF, twostage.BACK_CONF)
     chosen = load_tile_reader(dynamic, classifier=classifier, threads=1, conf=0.3, input_size=320)
     assert (chosen.conf, chosen.bonus_conf, chosen.input_size) == (0.3, twostage.BONUS_CONF, 320)
-    low = load_tile_reader(dynamic, classifier=classifier, threads=1, conf=0.1)
-    assert low.bonus_conf == 0.1  # flowers at the lower of the two
+    low = load_tile_reader(dynamic, classifier=classifier, threads=1, conf=0.05)
+    assert (low.bonus_conf, low.back_conf) == (0.05, 0.05)  # flowers and backs at the lower of the two
 
 
 def test_averaged_classifiers_answer_the_mean_of_their_members(tmp_path, photo):

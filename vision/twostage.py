@@ -36,7 +36,7 @@ from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, ti
 #: it (``valid`` has none; models/README.md); ``FLOOR`` the least chance of a tile worth reading at all.
 CONF = 0.2
 BONUS_CONF = 0.15
-BACK_CONF = 0.2
+BACK_CONF = 0.1
 FLOOR = 0.03
 INPUT_SIZE = 448
 #: Photos are decoded with at least this long side (a JPEG reduced while decoding, never more than needed): the
