@@ -14,7 +14,7 @@ from vision.detection import Detection
 from vision.layout import assemble
 from vision.synth.art import ArtBank
 from vision.synth.generate import generate_one, write_dataset, yolo_lines
-from vision.synth.measure_layout import check
+from vision.synth.measure_layout import check, check_reading
 
 REPO = Path(__file__).resolve().parent.parent
 VENDORED_ART = REPO / "datasets" / "tile-art"
@@ -76,6 +76,19 @@ def test_dataset_files_and_layout_on_ground_truth(tmp_path, art):
         assert len(layout.tile_group) == len(dets)
         ok, why = check(record)  # the measurement runs on what the generator writes
         assert isinstance(ok, bool) and isinstance(why, str)
+
+
+def test_a_reading_counts_when_its_hand_is_the_one_laid_out():
+    hand = {"concealed": ["1m", "1m"], "melds": [{"kind": "pung", "tiles": ["5z"] * 3, "concealed": False}],
+            "winning_tile": None, "flowers": ["2f"]}
+    record = {"hand": hand, "labels": [{"code": "5z"}] * 3 + [{"code": "1m"}] * 2,
+              "groups": [{"role": "meld", "tiles": [0, 1, 2]}, {"role": "concealed", "tiles": [3, 4]}]}
+    assert check_reading(record, {"hand": {**hand, "flowers": ["2f"]}, "warnings": []}) == (True, "")
+    assert check_reading(record, {"hand": {**hand, "flowers": []}, "warnings": []}) == (False, "hand differs")
+    assert check_reading(record, {"hand": None, "warnings": ["no tiles"]}) == (False, "no hand")
+    kong = {**record, "labels": [{"code": "back"}] * 3 + [{"code": "1m"}] * 2}
+    assert check_reading(kong, {"hand": None, "warnings": ["a kong of four backs cannot be read"]})[0]
+    assert not check_reading(kong, {"hand": hand, "warnings": []})[0]
 
 
 def test_cli_rejects_bad_arguments(tmp_path, capsys):

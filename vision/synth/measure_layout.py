@@ -2,10 +2,13 @@
 the groups and the hand it reads with the truth recorded in ``hands/*.json``.
 
     python -m vision.synth.measure_layout DIR [--limit N] [--show-failures K] [--jitter F]
+    python -m vision.synth.measure_layout DIR --read [--conf P] [--bonus-conf P] [--back-conf P]
 
 A hand counts as read right when the concealed tiles, every meld (its tiles, kind and whether concealed), the
 flowers, the winning tile (or its absence) and the clutter are all as laid out. A concealed kong of four backs
 cannot be read (its face is unseen): there the groups must be right and the hand must be None with a warning.
+With ``--read`` each photo goes through the whole product instead (decode, the tile reader, layout): its hand must
+be the one laid out, as the scorer would take it.
 """
 
 from __future__ import annotations
@@ -71,6 +74,24 @@ def _boxes(record: dict, jitter: float, rng: np.random.Generator | None) -> list
     return out
 
 
+def _four_back_kong(record: dict) -> bool:
+    return any(
+        g["role"] == "meld" and all(record["labels"][i]["code"] == "back" for i in g["tiles"]) for g in record["groups"]
+    )
+
+
+def check_reading(record: dict, reading: dict) -> tuple[bool, str]:
+    """Whether the product's reading of the photo (``Recognizer.recognize``'s JSON) gives this record's hand."""
+    hand, warnings = reading.get("hand"), reading.get("warnings", [])
+    if _four_back_kong(record):
+        return (hand is None and any("four backs" in w for w in warnings)), "four-back kong"
+    if hand is None:
+        return False, "no hand"
+    if _hand_key(hand) != _hand_key(record["hand"]):
+        return False, "hand differs"
+    return True, ""
+
+
 def check(record: dict, jitter: float = 0.0, rng: np.random.Generator | None = None) -> tuple[bool, str]:
     """Whether the layout reads this record's ground-truth boxes as its hand; the reason when not."""
     boxes = _boxes(record, jitter, rng)
@@ -78,10 +99,7 @@ def check(record: dict, jitter: float = 0.0, rng: np.random.Generator | None = N
     layout = assemble(dets, record["width"], record["height"])
     if _groups_key(layout.groups, record["labels"]) != _groups_key(record["groups"], record["labels"]):
         return False, "groups differ"
-    unreadable = any(
-        g["role"] == "meld" and all(record["labels"][i]["code"] == "back" for i in g["tiles"]) for g in record["groups"]
-    )
-    if unreadable:
+    if _four_back_kong(record):
         return (layout.hand is None and any("four backs" in w for w in layout.warnings)), "four-back kong"
     if layout.hand is None:
         return False, "no hand: " + "; ".join(layout.warnings)
@@ -96,6 +114,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--show-failures", type=int, default=0)
     parser.add_argument("--jitter", type=float, default=0.0, help="move each box edge by up to this share of its size")
+    parser.add_argument("--read", action="store_true", help="read each photo with the product's tile reader instead")
+    for flag in ("--conf", "--bonus-conf", "--back-conf"):
+        parser.add_argument(flag, type=float, help="with --read, the reader's threshold (default: the tuned one)")
     args = parser.parse_args(argv)
     files = sorted((args.dir / "hands").glob("*.json"))
     if args.limit:
@@ -105,6 +126,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     right, total, skipped = 0, 0, 0
     rng = np.random.default_rng(0)
+    recognizer = None
+    if args.read:
+        from vision.recognize import Recognizer
+
+        recognizer = Recognizer(conf=args.conf, bonus_conf=args.bonus_conf, back_conf=args.back_conf)
     reasons: Counter = Counter()
     shown = 0
     for f in files:
@@ -113,7 +139,10 @@ def main(argv: list[str] | None = None) -> int:
             skipped += 1
             continue
         total += 1
-        ok, why = check(record, args.jitter, rng)
+        if recognizer is None:
+            ok, why = check(record, args.jitter, rng)
+        else:
+            ok, why = check_reading(record, recognizer.recognize_path(args.dir / record["image"]))
         right += ok
         if not ok:
             reasons[why.split(":")[0]] += 1
@@ -121,7 +150,8 @@ def main(argv: list[str] | None = None) -> int:
                 shown += 1
                 print(f"{f.name}: {why}")
     rate = right / total if total else 0.0
-    print(f"layout right on {right}/{total} complete hands = {rate:.1%} ({skipped} close-ups with part of the hand "
+    what = "photos read as their hand" if args.read else "layout right"
+    print(f"{what} on {right}/{total} complete hands = {rate:.1%} ({skipped} close-ups with part of the hand "
           f"out of frame skipped)")
     for why, n in reasons.most_common():
         print(f"  {n:4d}  {why}")
