@@ -241,7 +241,7 @@ def sweep(
             samples = [Sample(name, labels, [], decode(boxes, scores, detector.names, conf=conf,
                                                        nms_iou=detector.nms_iou, merge_iou=merge_iou))
                        for name, labels, boxes, scores in cached]
-            rows.append(_sweep_row(samples, detector.names, conf, merge_iou))
+            rows.append(_sweep_row(samples, detector.names, {"conf": conf}, merge_iou))
     return rows
 
 
@@ -265,22 +265,23 @@ def _sweep_reader(reader: Any, codes: Sequence[str], pairs: Sequence[tuple[Path,
                   settings: Sequence[Mapping[str, float]], progress: Callable[[Iterable], Iterable] | None,
                   fixes: LabelFixes | None) -> list[dict[str, Any]]:
     """One row per setting."""
-    samples: list[list[Sample]] = [[] for _ in settings]
+    readings: list[list[Sample]] = [[] for _ in settings]
     for image_path, label_path in (progress or iter)(pairs):
         image = load_image(image_path.read_bytes())
         labels = read_labels(label_path, codes, image.width, image.height, (fixes or {}).get(image_path.name))
-        for setting, found in zip(settings, samples, strict=True):
-            found.append(Sample(image_path.name, labels, [], reader.detect(image.bgr, **setting)))
-    return [_sweep_row(found, reader.names, setting["conf"], reader.merge_iou, setting)
-            for setting, found in zip(settings, samples, strict=True)]
+        for setting, samples in zip(settings, readings, strict=True):
+            samples.append(Sample(image_path.name, labels, [], reader.detect(image.bgr, **setting)))
+    return [_sweep_row(samples, reader.names, setting, reader.merge_iou)
+            for setting, samples in zip(settings, readings, strict=True)]
 
 
-def _sweep_row(samples: Sequence[Sample], names: Sequence[str], conf: float, merge_iou: float | None,
-               setting: Mapping[str, float] | None = None) -> dict[str, Any]:
+def _sweep_row(samples: Sequence[Sample], names: Sequence[str], setting: Mapping[str, float],
+               merge_iou: float | None) -> dict[str, Any]:
+    """The figures of one setting (``conf``, and ``bonus_conf`` and ``back_conf`` where they differ from it)."""
     report = evaluate_samples(samples, classes=list(dict.fromkeys(names)))
     accuracy, precision = report["tile_accuracy"] or 0.0, report["tile_precision"] or 0.0
     f1 = 2 * accuracy * precision / (accuracy + precision) if accuracy + precision else 0.0
-    setting = setting or {}
+    conf = setting["conf"]
     return {"conf": conf, "bonus_conf": setting.get("bonus_conf", conf), "back_conf": setting.get("back_conf", conf),
             "merge_iou": merge_iou,
             **{k: report[k] for k in ("predictions", "tile_accuracy", "tile_precision", "exact_rate",
