@@ -140,7 +140,8 @@ def print_report(report: dict) -> None:
 
     console = Console(highlight=False, soft_wrap=True)
     console.print(f"{report['data']} [{report['split']}]: {report['images']} photos, {report['labels']} labelled "
-                  f"tiles, {report['predictions']} predicted (model {report['model']}, conf {report['conf']})")
+                  f"tiles, {report['predictions']} predicted (model {report['model']}, conf {report['conf']}, flowers "
+                  f"{report['bonus_conf']}, backs {report['back_conf']})")
     if report.get("excluded"):
         console.print(f"  left out: {len(report['excluded'])} photos listed in --exclude")
     for key, name in SUMMARY:
