@@ -136,6 +136,7 @@ def main() -> int:
         "classifier": str(getattr(getattr(recognizer.detector, "classifier", None), "path", None)),
         "input_size": recognizer.detector.input_size, "conf": recognizer.detector.conf,
         "bonus_conf": getattr(recognizer.detector, "bonus_conf", recognizer.detector.conf),
+        "back_conf": getattr(recognizer.detector, "back_conf", recognizer.detector.conf),
         "layout": recognizer._assemble is not None,
         "ms": {k: {"median": round(statistics.median(v), 1), "p95": round(percentile(v, 0.95), 1)}
                for k, v in stages.items() if v and (peer or k != "peer")},
@@ -144,7 +145,7 @@ def main() -> int:
     }
     print(f"{figures['photos']} photos of {args.data} [{args.split}], {args.threads} threads, "
           f"model {figures['model']} (input {figures['input_size']}, conf {figures['conf']}, flowers "
-          f"{figures['bonus_conf']}), classifier "
+          f"{figures['bonus_conf']}, backs {figures['back_conf']}), classifier "
           f"{figures['classifier']}, layout {'on' if figures['layout'] else 'absent'}")
     print("| stage | median ms | p95 ms |\n|---|---:|---:|")
     for key, row in figures["ms"].items():
