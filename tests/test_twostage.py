@@ -198,10 +198,15 @@ def test_a_detector_or_a_missing_file_is_not_a_classifier(tmp_path):
 ROWS = [anchor(5, 20, 20, 40, t9p=0.9), anchor(40, 20, 55, 40, t9p=0.8)]
 
 
+def tiny_pair(folder: Path, bright: str = "3m") -> TwoStageDetector:
+    """The tiny detector of ``ROWS`` with a tiny classifier reading the white tile as ``bright``, the black as 1m."""
+    detector = Detector(tiny_model(folder / "det.onnx", ROWS, list(DETECTOR_CLASSES)), threads=1)
+    return TwoStageDetector(detector, CropClassifier(tiny_classifier(folder / "cls.onnx", bright=bright), threads=1))
+
+
 @pytest.fixture
 def reader(tmp_path):
-    detector = Detector(tiny_model(tmp_path / "det.onnx", ROWS, list(DETECTOR_CLASSES)), threads=1)
-    return TwoStageDetector(detector, CropClassifier(tiny_classifier(tmp_path / "cls.onnx"), threads=1))
+    return tiny_pair(tmp_path)
 
 
 def test_boxes_from_the_detector_codes_from_the_classifier(reader, photo):
@@ -224,8 +229,7 @@ def test_a_tile_stays_by_its_chance_of_a_tile_times_the_classifiers_probability(
 @pytest.fixture
 def flower_reader(tmp_path):
     """The pair of ``reader`` with a classifier that reads the white tile as the flower 5f."""
-    detector = Detector(tiny_model(tmp_path / "det.onnx", ROWS, list(DETECTOR_CLASSES)), threads=1)
-    return TwoStageDetector(detector, CropClassifier(tiny_classifier(tmp_path / "cls.onnx", bright="5f"), threads=1))
+    return tiny_pair(tmp_path, bright="5f")
 
 
 def one_photo_dataset(root: Path, photo: np.ndarray, codes: tuple[str, str] = ("3m", "1m")) -> Path:
@@ -253,9 +257,7 @@ def test_flowers_and_seasons_are_kept_at_a_threshold_of_their_own(flower_reader,
 
 
 def test_a_face_down_tile_is_kept_at_a_threshold_of_its_own(tmp_path, photo):
-    detector = Detector(tiny_model(tmp_path / "det.onnx", ROWS, list(DETECTOR_CLASSES)), threads=1)
-    reader = TwoStageDetector(detector, CropClassifier(tiny_classifier(tmp_path / "cls.onnx", bright="back"),
-                                                       threads=1))
+    reader = tiny_pair(tmp_path, bright="back")
     level = 0.9 * reader.classifier.probabilities(photo, [(10, 40, 40, 80)]).max()
     assert "back" in [t.code for t in reader.detect(photo, conf=0.99, back_conf=level - 1e-3)]
     assert "back" not in [t.code for t in reader.detect(photo, conf=0.99, back_conf=level + 1e-3)]
