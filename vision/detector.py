@@ -173,17 +173,18 @@ class Detector:
 
     # -- preprocessing -------------------------------------------------------------------------------------------
 
-    def input_shape_for(self, height: int, width: int) -> tuple[int, int]:
-        """The model's fixed input, or for a dynamic model the smallest stride-aligned rectangle holding the photo."""
+    def input_shape_for(self, height: int, width: int, input_size: int | None = None) -> tuple[int, int]:
+        """The model's fixed input, or for a dynamic model the smallest stride-aligned rectangle holding the photo
+        at a long side of ``input_size`` (the detector's own by default)."""
         if self.fixed_shape:
             return self.fixed_shape
-        ratio = self.input_size / max(height, width)
+        ratio = (input_size or self.input_size) / max(height, width)
         return (math.ceil(height * ratio / STRIDE) * STRIDE, math.ceil(width * ratio / STRIDE) * STRIDE)
 
-    def letterbox(self, bgr: np.ndarray) -> tuple[np.ndarray, Letterbox]:
+    def letterbox(self, bgr: np.ndarray, input_size: int | None = None) -> tuple[np.ndarray, Letterbox]:
         """Fit the photo into the model input (aspect kept, centred, grey padding): a 1x3xHxW float RGB blob."""
         height, width = bgr.shape[:2]
-        in_h, in_w = self.input_shape_for(height, width)
+        in_h, in_w = self.input_shape_for(height, width, input_size)
         ratio = min(in_h / height, in_w / width)
         new_w, new_h = max(1, round(width * ratio)), max(1, round(height * ratio))
         interpolation = cv2.INTER_AREA if ratio < 0.5 else cv2.INTER_LINEAR  # area averaging avoids aliasing
@@ -198,12 +199,14 @@ class Detector:
 
     # -- inference -------------------------------------------------------------------------------------------------
 
-    def raw(self, bgr: np.ndarray, pixel_scale: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    def raw(self, bgr: np.ndarray, pixel_scale: float = 1.0, input_size: int | None = None
+            ) -> tuple[np.ndarray, np.ndarray]:
         """Run the model: every anchor's box (x1 y1 x2 y2 in original photo pixels) and class scores (N x C).
 
-        ``pixel_scale`` is pixels of ``bgr`` per original pixel (a photo decoded reduced).
+        ``pixel_scale`` is pixels of ``bgr`` per original pixel (a photo decoded reduced); ``input_size`` the long
+        side of the model's input, for a dynamic model (the detector's own by default).
         """
-        blob, box = self.letterbox(bgr)
+        blob, box = self.letterbox(bgr, input_size)
         output = self.session.run(None, {self.input_name: blob})[0][0].T  # anchors x (4 + classes)
         cx, cy, w, h = output[:, 0], output[:, 1], output[:, 2], output[:, 3]
         factor = box.ratio * pixel_scale
