@@ -8,7 +8,9 @@ chance times the classifier's probability reaches the pair's ``conf``: a box the
 classifier reads a clear face in it, and goes if it reads none. Flowers and seasons are kept at a threshold of their
 own (``BONUS_CONF``): they lie apart from the hand, where the detector is least sure of a tile, while the classifier
 reads their pictures as surely as any face. So are face-down tiles (``BACK_CONF``), which the detector has seen only
-in synthetic photos. The classifier's runner-ups become the tile's ``alternatives``.
+in synthetic photos. The classifier's runner-ups become the tile's ``alternatives``. A photo squeezed out of its
+aspect ratio is read squashed back (``vision.aspect``); one whose tiles are small at the detector's input is read
+again at a larger input, its boxes kept next to the tiles first found (``vision.zoom``).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from .classifier import CropClassifier, default_classifier_path
 from .copies import limit_copies
 from .detection import Detection
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
+from .zoom import combined, zoom_input
 
 #: The operating point of the pair, chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep --input-size N``
 #: (models/README.md): the detector only has to find the tiles, which it does as well at 448 px as at 640 px
@@ -143,23 +146,35 @@ class TwoStageDetector:
                                 alternatives=alternatives))
         return limit_copies(read)
 
-    def find(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None) -> list[Detection]:
-        """Locate and read the tiles of ``bgr`` as it is."""
-        return self.read(bgr, self.locate(*self.detector.raw(bgr, pixel_scale)), pixel_scale, keep_at=keep_at)
+    def find(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None,
+             input_size: int | None = None) -> list[Detection]:
+        """Locate (at a detector input of ``input_size``, its own by default) and read the tiles of ``bgr`` as it is."""
+        located = self.locate(*self.detector.raw(bgr, pixel_scale, input_size))
+        return self.read(bgr, located, pixel_scale, keep_at=keep_at)
+
+    def zoom_for(self, found: Sequence[Detection], bgr: np.ndarray, pixel_scale: float = 1.0) -> int | None:
+        """The larger detector input to read ``bgr`` again at when the tiles ``found`` are small (``vision.zoom``);
+        None when they are not, or when the detector's input is fixed."""
+        if self.detector.fixed_shape:
+            return None
+        height, width = bgr.shape[:2]
+        return zoom_input(found, width / pixel_scale, height / pixel_scale, self.input_size)
 
     def detect(self, bgr: np.ndarray, pixel_scale: float = 1.0, *, conf: float | None = None,
                bonus_conf: float | None = None, back_conf: float | None = None) -> list[Detection]:
         """The tiles, read (at ``thresholds(conf, bonus_conf, back_conf)``); a photo squeezed out of its aspect
-        ratio is read squashed back (``vision.aspect``)."""
+        ratio is read squashed back (``vision.aspect``), one whose tiles are small is read again larger
+        (``vision.zoom``)."""
         keep_at = self.thresholds(conf, bonus_conf, back_conf)
         found = self.find(bgr, pixel_scale, keep_at)
-        if not looks_stretched(found, bgr.shape[1], bgr.shape[0]):
-            return found
-        squashed = self.best_squash(bgr, reading_score(found), keep_at)
-        if squashed is None:
-            return found
-        squash, reading, (scale_x, scale_y) = squashed
-        return rescaled(reading, scale_x / pixel_scale, scale_y / pixel_scale)
+        if looks_stretched(found, bgr.shape[1], bgr.shape[0]):
+            squashed = self.best_squash(bgr, reading_score(found), keep_at)
+            if squashed is None:
+                return found
+            squash, reading, (scale_x, scale_y) = squashed
+            return rescaled(reading, scale_x / pixel_scale, scale_y / pixel_scale)
+        zoom = self.zoom_for(found, bgr, pixel_scale)
+        return found if zoom is None else combined(self.find(bgr, pixel_scale, keep_at, zoom), found)
 
     def best_squash(self, bgr: np.ndarray, to_beat: float, keep_at: KeepAt | None = None
                     ) -> tuple[Squash, list[Detection], tuple[float, float]] | None:
@@ -180,15 +195,19 @@ class TwoStageDetector:
         """Candidates for mAP: the best ``EVAL_CANDIDATES`` boxes (one per tile), each offered under its top
         ``EVAL_READINGS`` codes scored box confidence x probability; the operating reading as ``detect``."""
         candidates, operating = self._eval_reading(bgr, low_conf)
-        stretched = looks_stretched(operating, bgr.shape[1], bgr.shape[0])
-        if stretched and (squashed := self.best_squash(bgr, reading_score(operating))):
-            squash, _, scales = squashed
-            candidates, operating = self._eval_reading(squash.apply(bgr), low_conf)
-            return rescaled(candidates, *scales), rescaled(operating, *scales)
+        if looks_stretched(operating, bgr.shape[1], bgr.shape[0]):
+            if squashed := self.best_squash(bgr, reading_score(operating)):
+                squash, _, scales = squashed
+                candidates, operating = self._eval_reading(squash.apply(bgr), low_conf)
+                return rescaled(candidates, *scales), rescaled(operating, *scales)
+        elif zoom := self.zoom_for(operating, bgr):
+            zoomed_candidates, zoomed = self._eval_reading(bgr, low_conf, zoom)
+            return combined(zoomed_candidates, candidates, operating), combined(zoomed, operating)
         return candidates, operating
 
-    def _eval_reading(self, bgr: np.ndarray, low_conf: float) -> tuple[list[Detection], list[Detection]]:
-        boxes, scores = self.detector.raw(bgr)
+    def _eval_reading(self, bgr: np.ndarray, low_conf: float, input_size: int | None = None
+                      ) -> tuple[list[Detection], list[Detection]]:
+        boxes, scores = self.detector.raw(bgr, input_size=input_size)
         located = self.locate(boxes, scores, conf=low_conf, max_det=EVAL_CANDIDATES)
         probs = self.classifier.probabilities(bgr, [d.box for d in located])
         candidates = []

@@ -1,0 +1,96 @@
+"""Photos whose tiles are small at the detector's input are read again at a larger one (``vision.zoom``)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_detector import anchor, tiny_model
+from test_twostage import photo, tiny_classifier  # noqa: F401 - ``photo`` is a fixture
+
+from scoring.tiles import DETECTOR_CLASSES
+from vision.classifier import CropClassifier
+from vision.detection import Detection
+from vision.detector import Detector
+from vision.twostage import TwoStageDetector
+from vision.zoom import REACH, SMALL_TILE, ZOOM_INPUT, combined, median_tile_side, near, zoom_input
+
+
+def row(count: int, width: float, height: float) -> list[Detection]:
+    return [Detection("1m", (i * width, 0.0, (i + 1) * width, height), 0.9) for i in range(count)]
+
+
+def test_the_tile_side_is_measured_at_the_detectors_input():
+    assert median_tile_side(row(14, 20, 30), photo_side=1000, input_size=500) == pytest.approx(10)
+    assert median_tile_side(row(14, 30, 20), photo_side=1000, input_size=500) == pytest.approx(10)  # sideways
+
+
+def test_small_tiles_call_for_the_larger_input_and_others_do_not():
+    small = row(14, 40, 60)  # 18 px at 448 in a 1000 px photo
+    assert zoom_input(small, 1000, 800, input_size=448) == ZOOM_INPUT
+    assert zoom_input(row(14, 60, 80), 1000, 800, input_size=448) is None  # 27 px at 448: large enough
+    assert zoom_input(row(3, 10, 14), 1000, 800, input_size=448) is None  # too few tiles to judge by
+    assert zoom_input(small, 1000, 800, input_size=ZOOM_INPUT) is None  # never read smaller, or the same again
+    limit = SMALL_TILE * 1000 / 448  # photo pixels
+    assert zoom_input(row(14, limit - 1, 90), 1000, 800, input_size=448) == ZOOM_INPUT
+    assert zoom_input(row(14, limit + 1, 90), 1000, 800, input_size=448) is None
+
+
+def test_the_second_reading_is_kept_next_to_the_tiles_of_the_first():
+    found = row(5, 20, 30)  # centres at x = 10, 30, ... 90; tile side 20
+    gap_filler = Detection("2m", (100, 0, 120, 30), 0.9)  # the next tile of the row
+    far = Detection("3m", (90 + 20 * REACH + 15, 0, 90 + 20 * REACH + 35, 30), 0.9)  # centre past the reach
+    assert near([*found, gap_filler, far], found) == [*found, gap_filler]
+    assert near(found, []) == []
+
+
+def test_tiles_of_the_first_reading_that_the_second_has_no_box_on_stay():
+    found = row(5, 20, 30)
+    flower = Detection("5f", (200, 0, 220, 30), 0.9)  # set apart, beyond the reach
+    better = [Detection(t.code, (t.box[0] + 1, t.box[1], t.box[2] + 1, t.box[3]), 0.95) for t in found[:4]]
+    result = combined(better, [*found, flower])
+    assert result == [*better, found[4], flower]  # the second reading where it has a box, the first elsewhere
+    assert combined([], found) == found
+    candidates = [*found, Detection("9m", (300, 0, 320, 30), 0.01)]  # a far low candidate box (mAP)
+    assert combined(better, candidates, found=found) == [*better, *candidates[4:]]
+
+
+def spied_pair(tmp_path, rows, input_size=64, fixed=False) -> tuple[TwoStageDetector, list]:
+    """A tiny pair whose detector records the input size asked of each run."""
+    tmp_path.mkdir(exist_ok=True)
+    model = tiny_model(tmp_path / "det.onnx", rows, list(DETECTOR_CLASSES), size=input_size if fixed else None)
+    detector = Detector(model, threads=1, input_size=input_size)
+    sizes = []
+    raw = detector.raw
+
+    def recording(bgr, pixel_scale=1.0, input_size=None):
+        sizes.append(input_size)
+        return raw(bgr, pixel_scale, input_size)
+
+    detector.raw = recording
+    return TwoStageDetector(detector, CropClassifier(tiny_classifier(tmp_path / "cls.onnx"), threads=1)), sizes
+
+
+def tiles(side: float, per_row: int = 5, rows: int = 1) -> list[np.ndarray]:
+    """Anchors of tiles ``side`` px wide (at the input), ``per_row`` a row."""
+    return [anchor(2 + k * (side + 1), 2 + r * 1.4 * side, 2 + k * (side + 1) + side, 2 + r * 1.4 * side + 1.3 * side,
+                   t9p=0.9) for r in range(rows) for k in range(per_row)]
+
+
+def test_a_photo_of_small_tiles_is_read_again_at_the_larger_input(tmp_path, photo):  # noqa: F811
+    pair, sizes = spied_pair(tmp_path, tiles(8))  # 8 px at a 64 px input
+    found = pair.detect(photo)
+    assert sizes == [None, ZOOM_INPUT]
+    # the second reading's boxes are kept: the same anchors, read at ZOOM_INPUT input px for the 128 px photo
+    assert min(d.box[2] for d in found) == pytest.approx((2 + 8) * 128 / ZOOM_INPUT)
+    sizes.clear()
+    pair.detect_for_eval(photo)
+    assert sizes == [None, ZOOM_INPUT]
+
+
+def test_large_tiles_and_fixed_inputs_are_read_once(tmp_path, photo):  # noqa: F811
+    pair, sizes = spied_pair(tmp_path, tiles(SMALL_TILE + 2, per_row=4, rows=2), input_size=128)
+    pair.detect(photo)
+    assert sizes == [None]
+    fixed, sizes = spied_pair(tmp_path / "fixed", tiles(8), fixed=True)
+    fixed.detect(photo)
+    assert sizes == [None]
