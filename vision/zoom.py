@@ -33,11 +33,15 @@ REACH = 1.5
 SAME_TILE_IOU = 0.3
 
 
+def tile_side(tiles: Sequence[Detection]) -> float:
+    """The median short side of the boxes of ``tiles``, in their pixels (a tile upright or sideways)."""
+    return float(np.median([min(t.box[2] - t.box[0], t.box[3] - t.box[1]) for t in tiles]))
+
+
 def median_tile_side(tiles: Sequence[Detection], photo_side: float, input_size: int) -> float:
     """The median short side of ``tiles`` (boxes in photo pixels) at a detector input of ``input_size`` px for a
     photo whose long side is ``photo_side`` px."""
-    sides = [min(t.box[2] - t.box[0], t.box[3] - t.box[1]) for t in tiles]
-    return float(np.median(sides)) * input_size / photo_side
+    return tile_side(tiles) * input_size / photo_side
 
 
 def zoom_input(tiles: Sequence[Detection], width: float, height: float, input_size: int,
@@ -54,8 +58,7 @@ def near(zoomed: Sequence[Detection], found: Sequence[Detection], reach: float =
     if not found:
         return []
     centres = np.array([t.center for t in found])
-    side = float(np.median([min(t.box[2] - t.box[0], t.box[3] - t.box[1]) for t in found]))
-    return [t for t in zoomed if np.hypot(*(centres - t.center).T).min() <= reach * side]
+    return [t for t in zoomed if np.hypot(*(centres - t.center).T).min() <= reach * tile_side(found)]
 
 
 def combined(zoomed: Sequence[Detection], first: Sequence[Detection], found: Sequence[Detection] | None = None,
