@@ -82,6 +82,8 @@ def test_a_photo_of_small_tiles_is_read_again_at_the_larger_input(tmp_path, phot
     assert sizes == [None, ZOOM_INPUT]
     # the second reading's boxes are kept: the same anchors, read at ZOOM_INPUT input px for the 128 px photo
     assert min(d.box[2] for d in found) == pytest.approx((2 + 8) * 128 / ZOOM_INPUT)
+    # both readings' tiles, ten read 3m, pass the copy rule together: four take their runner-up 4m, the only room
+    assert len(found) == 10 and sum(d.code == "4m" for d in found) == 4
     sizes.clear()
     pair.detect_for_eval(photo)
     assert sizes == [None, ZOOM_INPUT]

@@ -174,7 +174,9 @@ class TwoStageDetector:
             squash, reading, (scale_x, scale_y) = squashed
             return rescaled(reading, scale_x / pixel_scale, scale_y / pixel_scale)
         zoom = self.zoom_for(found, bgr, pixel_scale)
-        return found if zoom is None else combined(self.find(bgr, pixel_scale, keep_at, zoom), found)
+        if zoom is None:
+            return found
+        return limit_copies(combined(self.find(bgr, pixel_scale, keep_at, zoom), found))  # one set, in both readings
 
     def best_squash(self, bgr: np.ndarray, to_beat: float, keep_at: KeepAt | None = None
                     ) -> tuple[Squash, list[Detection], tuple[float, float]] | None:
@@ -202,7 +204,7 @@ class TwoStageDetector:
                 return rescaled(candidates, *scales), rescaled(operating, *scales)
         elif zoom := self.zoom_for(operating, bgr):
             zoomed_candidates, zoomed = self._eval_reading(bgr, low_conf, zoom)
-            return combined(zoomed_candidates, candidates, operating), combined(zoomed, operating)
+            return combined(zoomed_candidates, candidates, operating), limit_copies(combined(zoomed, operating))
         return candidates, operating
 
     def _eval_reading(self, bgr: np.ndarray, low_conf: float, input_size: int | None = None
