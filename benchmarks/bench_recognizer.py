@@ -10,9 +10,10 @@ and backs are dropped for both).
     python benchmarks/bench_recognizer.py --limit 50 --json out.json
     python benchmarks/bench_recognizer.py --model dynamic.onnx --compare-rect   # square letterbox vs rectangle
 
-``--tile-size`` reads every photo shrunk to 100 %, 75 %, 60 % and 45 % of its size (padded back into the model
-input) and reports tile accuracy against the tiles' median width in model-input pixels: how small a tile the model
-still reads, hence whether a 640 px input is enough for a 17-tile row across a photo (about 640 / 17 = 37 px).
+``--tile-size`` reads every photo shrunk to 100 %, 60 %, 45 % and 30 % of its size (in a grey frame of its own
+size, as a hand photographed from farther away) and reports the product reader's tile accuracy against the tiles'
+median width in detector-input pixels, with and without the second reading of photos whose tiles are small
+(``vision.zoom``): how small a tile the reader still reads.
 
 ``--compare-rect`` needs a model exported with a dynamic input (``dynamic=True``). It crops every labelled photo to
 the band holding its tiles (a wide photo, as of a single row) and reads it twice, letterboxed into the 640x640
@@ -162,26 +163,29 @@ def main() -> int:
     return 0
 
 
-def tile_size(args, scales: tuple[float, ...] = (1.0, 0.75, 0.6, 0.45)) -> int:
-    """Tile accuracy of photos shrunk by each scale (module docstring)."""
+def tile_size(args, scales: tuple[float, ...] = (1.0, 0.6, 0.45, 0.3)) -> int:
+    """Tile accuracy of photos shrunk by each scale, read with and without the second reading (module docstring)."""
     import cv2
     import numpy as np
 
     from vision.evaluate import Label
     from vision.imageio import load_image
 
-    detector = Detector(args.model, threads=args.threads)
+    reader = load_tile_reader(args.model, classifier=args.classifier, threads=args.threads,
+                              input_size=args.input_size)
     codes, pairs = read_dataset(args.data, args.split)
     pairs = pairs[: args.limit] if args.limit else pairs
     photos = []
     for image_path, label_path in pairs:
         image = load_image(image_path.read_bytes())
         photos.append((image_path.name, image.bgr, read_labels(label_path, codes, image.width, image.height)))
-    print(f"{len(photos)} photos, model {detector.path} (conf {detector.conf})")
-    print("| scale | median tile width (input px) | tile accuracy | tile precision | 13-18 tiles exactly right |")
-    print("|---|---:|---:|---:|---:|")
+    zoom = getattr(reader, "zoom_input", None)
+    print(f"{len(photos)} photos, model {reader.path} (input {reader.input_size}, second reading at {zoom})")
+    print("| scale | median tile width (input px) | second reading | photos read twice | tile accuracy "
+          "| tile precision | 13-18 tiles exactly right |")
+    print("|---|---:|---|---:|---:|---:|---:|")
     for scale in scales:
-        samples, widths = [], []
+        shrunk_photos, widths = [], []
         for name, bgr, labels in photos:
             canvas = bgr
             if scale < 1:  # the photo shrunk into the top-left corner of a grey frame of its own size
@@ -189,12 +193,21 @@ def tile_size(args, scales: tuple[float, ...] = (1.0, 0.75, 0.6, 0.45)) -> int:
                 canvas = np.full_like(bgr, 114)
                 canvas[: small.shape[0], : small.shape[1]] = small
             shrunk = [Label(lb.code, tuple(v * scale for v in lb.box)) for lb in labels]
-            input_ratio = detector.input_size / max(bgr.shape[:2])
-            widths.extend((lb.box[2] - lb.box[0]) * input_ratio for lb in shrunk)
-            samples.append(Sample(name, shrunk, [], detector.detect(canvas)))
-        report = evaluate_samples(samples)
-        print(f"| {scale:.2f} | {float(np.median(widths)):.1f} | {report['tile_accuracy']} "
-              f"| {report['tile_precision']} | {report['hand_exact_rate']} |")
+            widths.extend((lb.box[2] - lb.box[0]) * reader.input_size / max(bgr.shape[:2]) for lb in shrunk)
+            shrunk_photos.append((name, canvas, shrunk))
+        for setting in ([zoom, None] if zoom else [None]):
+            if zoom:
+                reader.zoom_input = setting
+            samples, twice = [], 0
+            for name, canvas, shrunk in shrunk_photos:
+                samples.append(Sample(name, shrunk, [], reader.detect(canvas)))
+                if setting and hasattr(reader, "find"):
+                    twice += reader.zoom_for(reader.find(canvas), canvas) is not None
+            report = evaluate_samples(samples)
+            print(f"| {scale:.2f} | {float(np.median(widths)):.1f} | {'at ' + str(setting) if setting else 'none'} "
+                  f"| {twice} | {report['tile_accuracy']} | {report['tile_precision']} | {report['hand_exact_rate']} |")
+        if zoom:
+            reader.zoom_input = zoom
     return 0
 
 

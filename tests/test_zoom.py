@@ -96,3 +96,7 @@ def test_large_tiles_and_fixed_inputs_are_read_once(tmp_path, photo):  # noqa: F
     fixed, sizes = spied_pair(tmp_path / "fixed", tiles(8), fixed=True)
     fixed.detect(photo)
     assert sizes == [None]
+    once, sizes = spied_pair(tmp_path / "once", tiles(8))
+    once.zoom_input = None  # the second reading switched off
+    once.detect(photo)
+    assert sizes == [None]

@@ -29,7 +29,7 @@ from .classifier import CropClassifier, default_classifier_path
 from .copies import limit_copies
 from .detection import Detection
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
-from .zoom import combined, zoom_input
+from .zoom import ZOOM_INPUT, combined, zoom_input
 
 #: The operating point of the pair, chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep --input-size N``
 #: (models/README.md): the detector only has to find the tiles, which it does as well at 448 px as at 640 px
@@ -78,8 +78,10 @@ class TwoStageDetector:
     """A detector for boxes and a crop classifier for codes."""
 
     def __init__(self, detector: Detector, classifier: CropClassifier, conf: float = CONF,
-                 bonus_conf: float = BONUS_CONF, back_conf: float = BACK_CONF, floor: float = FLOOR):
+                 bonus_conf: float = BONUS_CONF, back_conf: float = BACK_CONF, floor: float = FLOOR,
+                 zoom_input: int | None = ZOOM_INPUT):
         self.detector = detector
+        self.zoom_input = zoom_input  # None: a photo of small tiles is not read a second time
         self.classifier = classifier
         self.keep_at = KeepAt(conf, bonus_conf, back_conf)
         self.floor = min(floor, self.keep_at.lowest)
@@ -154,11 +156,11 @@ class TwoStageDetector:
 
     def zoom_for(self, found: Sequence[Detection], bgr: np.ndarray, pixel_scale: float = 1.0) -> int | None:
         """The larger detector input to read ``bgr`` again at when the tiles ``found`` are small (``vision.zoom``);
-        None when they are not, or when the detector's input is fixed."""
-        if self.detector.fixed_shape:
+        None when they are not, when the detector's input is fixed or when the pair reads every photo once."""
+        if self.detector.fixed_shape or not self.zoom_input:
             return None
         height, width = bgr.shape[:2]
-        return zoom_input(found, width / pixel_scale, height / pixel_scale, self.input_size)
+        return zoom_input(found, width / pixel_scale, height / pixel_scale, self.input_size, zoom=self.zoom_input)
 
     def detect(self, bgr: np.ndarray, pixel_scale: float = 1.0, *, conf: float | None = None,
                bonus_conf: float | None = None, back_conf: float | None = None) -> list[Detection]:
