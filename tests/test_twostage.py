@@ -52,15 +52,6 @@ def tiny_classifier(path: Path, bright: str = "3m", dark: str = "1m", runner_up:
     return path
 
 
-@pytest.fixture
-def photo():
-    """A 128x128 photo: a white tile on the left half, a black one on the right, grey elsewhere."""
-    bgr = np.full((128, 128, 3), 90, np.uint8)
-    bgr[40:80, 10:40] = 255
-    bgr[40:80, 80:110] = 0
-    return bgr
-
-
 # -- crops -----------------------------------------------------------------------------------------------------------
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from test_detector import anchor, tiny_model
-from test_twostage import photo, tiny_classifier  # noqa: F401 - ``photo`` is a fixture
+from test_twostage import tiny_classifier
 
 from scoring.tiles import DETECTOR_CLASSES
 from vision.classifier import CropClassifier
@@ -76,7 +76,7 @@ def tiles(side: float, per_row: int = 5, rows: int = 1) -> list[np.ndarray]:
                    t9p=0.9) for r in range(rows) for k in range(per_row)]
 
 
-def test_a_photo_of_small_tiles_is_read_again_at_the_larger_input(tmp_path, photo):  # noqa: F811
+def test_a_photo_of_small_tiles_is_read_again_at_the_larger_input(tmp_path, photo):
     pair, sizes = spied_pair(tmp_path, tiles(8))  # 8 px at a 64 px input
     found = pair.detect(photo)
     assert sizes == [None, ZOOM_INPUT]
@@ -89,7 +89,7 @@ def test_a_photo_of_small_tiles_is_read_again_at_the_larger_input(tmp_path, phot
     assert sizes == [None, ZOOM_INPUT]
 
 
-def test_large_tiles_and_fixed_inputs_are_read_once(tmp_path, photo):  # noqa: F811
+def test_large_tiles_and_fixed_inputs_are_read_once(tmp_path, photo):
     pair, sizes = spied_pair(tmp_path, tiles(SMALL_TILE + 2, per_row=4, rows=2), input_size=128)
     pair.detect(photo)
     assert sizes == [None]

@@ -18,10 +18,11 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .aspect import MIN_TILES
 from .detection import Detection
 from .detector import box_iou
 
+#: Fewer tiles found than this are too few to judge their size by (a hand has at least 13).
+MIN_TILES = 5
 #: Tiles whose median short side is below this many pixels at the detector's input are read again larger.
 SMALL_TILE = 24
 #: The long side of the detector's input for that second reading.
