@@ -6,7 +6,7 @@ to a half of them: on synthetic held-out photos it finds 47 % of the tiles whose
 448, against 85-92 % above 18 px (models/README.md, "Small tiles"). When the tiles found are that small, the photo
 is read again at ``ZOOM_INPUT`` px, where they reach the sizes the detector knows. That reading is kept where it
 lies next to the tiles of the first (``near``): it fills the gaps of the rows already found rather than reading
-every discard across the table (on hk-photos ``valid`` the whole second reading adds about 80 boxes, real tiles on
+every discard across the table (on hk-photos ``valid`` the whole second reading adds about 60 boxes, real tiles on
 the table around the hand that the labels leave out, and a phone); the first reading's tiles it has no box on stay
 (``combined``). The classifier cuts its crops from the decoded photo either way, so only where the boxes are found
 changes.
