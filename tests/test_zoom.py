@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_detector import anchor, tiny_model
+from test_detector import anchor, split, tiny_model
 from test_twostage import tiny_classifier
 
 from scoring.tiles import DETECTOR_CLASSES
 from vision.classifier import CropClassifier
 from vision.detection import Detection
-from vision.detector import Detector
+from vision.detector import Detector, decode
 from vision.twostage import TwoStageDetector
-from vision.zoom import REACH, SMALL_TILE, ZOOM_INPUT, combined, median_tile_side, near, zoom_input
+from vision.zoom import COVERED, REACH, SMALL_TILE, ZOOM_INPUT, combined, median_tile_side, near, zoom_input
 
 
 def row(count: int, width: float, height: float) -> list[Detection]:
@@ -100,3 +100,15 @@ def test_large_tiles_and_fixed_inputs_are_read_once(tmp_path, photo):
     once.zoom_input = None  # the second reading switched off
     once.detect(photo)
     assert sizes == [None]
+
+
+def test_a_box_over_two_halves_of_neighbouring_tiles_can_be_dropped():
+    left, right = anchor(0, 0, 20, 30, t1m=0.9), anchor(20, 0, 40, 30, t2m=0.9)
+    straddling = anchor(8, 0, 34, 30, t3m=0.8)  # 12 px over the left tile, 14 over the right: 26 of 26 covered
+    boxes, scores = split([left, right, straddling])
+    assert len(decode(boxes, scores, DETECTOR_CLASSES, conf=0.5)) == 3  # each overlap alone is under the limits
+    kept = decode(boxes, scores, DETECTOR_CLASSES, conf=0.5, covered=COVERED)
+    assert sorted(d.code for d in kept) == ["1m", "2m"]
+    side_by_side = anchor(30, 0, 50, 30, t3m=0.8)  # half over the right tile only: a tile of its own
+    boxes, scores = split([left, right, side_by_side])
+    assert len(decode(boxes, scores, DETECTOR_CLASSES, conf=0.5, covered=COVERED)) == 3

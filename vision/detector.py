@@ -253,10 +253,12 @@ def decode(
     top_k: int = TOP_K,
     max_det: int = 300,
     box_scores: np.ndarray | None = None,
+    covered: float | None = None,
 ) -> list[Detection]:
     """Anchors -> detections: threshold, per-class NMS, cross-class merge (unless ``merge_iou`` is None),
     alternatives from the anchors overlapping each kept box. Boxes are kept, ranked and reported by
-    ``box_scores`` (one per anchor; by default the best class score)."""
+    ``box_scores`` (one per anchor; by default the best class score). ``covered``: a box whose area the better
+    boxes kept cover together this much is dropped too (``_suppress_across_classes``)."""
     best_class = scores.argmax(axis=1)
     best = scores[np.arange(len(scores)), best_class] if box_scores is None else box_scores
     floor = min(conf, ALT_FLOOR) if top_k else conf
@@ -270,7 +272,7 @@ def decode(
     kept = chosen[np.asarray(keep, dtype=int).reshape(-1)]
     kept = kept[np.argsort(-best[kept], kind="stable")]
     if merge_iou is not None and len(kept) > 1:
-        kept = _suppress_across_classes(boxes[kept], kept, merge_iou)
+        kept = _suppress_across_classes(boxes[kept], kept, merge_iou, covered)
     kept = kept[:max_det]
     votes = box_iou(boxes[kept], boxes[pool]) >= ALT_IOU if top_k else None
     detections = []
@@ -286,14 +288,21 @@ def decode(
     return detections
 
 
-def _suppress_across_classes(kept_boxes: np.ndarray, kept: np.ndarray, merge_iou: float) -> np.ndarray:
+def _suppress_across_classes(kept_boxes: np.ndarray, kept: np.ndarray, merge_iou: float,
+                             covered: float | None = None) -> np.ndarray:
     """Greedy class-agnostic suppression of boxes already sorted best first: one reading per tile. A box lying
-    mostly inside a better one (``INSIDE_FRACTION`` of its area) is a piece of that tile, however small."""
+    mostly inside a better one (``INSIDE_FRACTION`` of its area) is a piece of that tile, however small. With
+    ``covered``, a box whose area the better boxes kept cover together that much (the sum of their overlaps: tiles
+    hardly overlap each other) is two halves of neighbouring tiles, not a tile."""
     overlap, area = box_intersection(kept_boxes, kept_boxes), box_area(kept_boxes)
     iou = overlap / np.maximum(area[:, None] + area[None, :] - overlap, 1e-9)
     inside = overlap / np.maximum(area, 1e-9)[None, :]
     alive = np.ones(len(kept), dtype=bool)
     for i in range(len(kept)):
-        if alive[i]:
-            alive[i + 1:] &= (iou[i, i + 1:] < merge_iou) & (inside[i, i + 1:] < INSIDE_FRACTION)
+        if not alive[i]:
+            continue
+        if covered is not None and overlap[:i, i][alive[:i]].sum() >= covered * max(area[i], 1e-9):
+            alive[i] = False
+            continue
+        alive[i + 1:] &= (iou[i, i + 1:] < merge_iou) & (inside[i, i + 1:] < INSIDE_FRACTION)
     return kept[alive]

@@ -29,7 +29,7 @@ from .classifier import CropClassifier, default_classifier_path
 from .copies import limit_copies
 from .detection import Detection
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
-from .zoom import ZOOM_INPUT, combined, zoom_input
+from .zoom import COVERED, ZOOM_INPUT, combined, zoom_input
 
 #: The operating point of the pair, chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep --input-size N``
 #: (models/README.md): the detector only has to find the tiles, which it does as well at 448 px as at 640 px
@@ -121,12 +121,12 @@ class TwoStageDetector:
         return self.detector.merge_iou
 
     def locate(self, boxes: np.ndarray, scores: np.ndarray, conf: float | None = None,
-               max_det: int = 300) -> list[Detection]:
+               max_det: int = 300, covered: float | None = None) -> list[Detection]:
         """The detector's anchors (``Detector.raw``) -> one box per likely tile, its confidence the chance that it
-        is a tile at all (at least ``conf``, by default the pair's floor)."""
+        is a tile at all (at least ``conf``, by default the pair's floor); ``covered`` as ``decode`` takes it."""
         return decode(boxes, scores, self.detector.names, conf=self.floor if conf is None else conf,
                       nms_iou=self.detector.nms_iou, merge_iou=self.detector.merge_iou, top_k=0, max_det=max_det,
-                      box_scores=tile_scores(scores))
+                      box_scores=tile_scores(scores), covered=covered)
 
     def read(self, bgr: np.ndarray, located: Sequence[Detection], pixel_scale: float = 1.0, *,
              keep_at: KeepAt | None = None) -> list[Detection]:
@@ -150,8 +150,9 @@ class TwoStageDetector:
 
     def find(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None,
              input_size: int | None = None) -> list[Detection]:
-        """Locate (at a detector input of ``input_size``, its own by default) and read the tiles of ``bgr`` as it is."""
-        located = self.locate(*self.detector.raw(bgr, pixel_scale, input_size))
+        """Locate (at a detector input of ``input_size``, its own by default) and read the tiles of ``bgr`` as it is;
+        a second, larger reading drops the boxes its better boxes cover (``vision.zoom.COVERED``)."""
+        located = self.locate(*self.detector.raw(bgr, pixel_scale, input_size), covered=COVERED if input_size else None)
         return self.read(bgr, located, pixel_scale, keep_at=keep_at)
 
     def zoom_for(self, found: Sequence[Detection], bgr: np.ndarray, pixel_scale: float = 1.0) -> int | None:
@@ -212,14 +213,15 @@ class TwoStageDetector:
     def _eval_reading(self, bgr: np.ndarray, low_conf: float, input_size: int | None = None
                       ) -> tuple[list[Detection], list[Detection]]:
         boxes, scores = self.detector.raw(bgr, input_size=input_size)
-        located = self.locate(boxes, scores, conf=low_conf, max_det=EVAL_CANDIDATES)
+        covered = COVERED if input_size else None
+        located = self.locate(boxes, scores, conf=low_conf, max_det=EVAL_CANDIDATES, covered=covered)
         probs = self.classifier.probabilities(bgr, [d.box for d in located])
         candidates = []
         for detection, row in zip(located, probs, strict=True):
             for c in np.argsort(-row)[:EVAL_READINGS]:
                 candidates.append(replace(detection, code=self.names[c],
                                           confidence=float(detection.confidence * row[c]), alternatives=()))
-        return candidates, self.read(bgr, self.locate(boxes, scores))
+        return candidates, self.read(bgr, self.locate(boxes, scores, covered=covered))
 
 
 def load_tile_reader(model_path: str | os.PathLike | None = None, *, classifier: str | os.PathLike | None = None,
