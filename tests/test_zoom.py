@@ -12,7 +12,7 @@ from vision.classifier import CropClassifier
 from vision.detection import Detection
 from vision.detector import Detector, decode
 from vision.twostage import TwoStageDetector
-from vision.zoom import COVERED, REACH, SMALL_TILE, ZOOM_INPUT, combined, median_tile_side, near, zoom_input
+from vision.zoom import COVERED, REACH, SMALL_TILE, ZOOM_INPUT, combined, median_tile_side, near, second_reading_input
 
 
 def row(count: int, width: float, height: float) -> list[Detection]:
@@ -26,13 +26,13 @@ def test_the_tile_side_is_measured_at_the_detectors_input():
 
 def test_small_tiles_call_for_the_larger_input_and_others_do_not():
     small = row(14, 40, 60)  # 18 px at 448 in a 1000 px photo
-    assert zoom_input(small, 1000, 800, input_size=448) == ZOOM_INPUT
-    assert zoom_input(row(14, 60, 80), 1000, 800, input_size=448) is None  # 27 px at 448: large enough
-    assert zoom_input(row(3, 10, 14), 1000, 800, input_size=448) is None  # too few tiles to judge by
-    assert zoom_input(small, 1000, 800, input_size=ZOOM_INPUT) is None  # never read smaller, or the same again
+    assert second_reading_input(small, 1000, 800, input_size=448) == ZOOM_INPUT
+    assert second_reading_input(row(14, 60, 80), 1000, 800, input_size=448) is None  # 27 px at 448: large enough
+    assert second_reading_input(row(3, 10, 14), 1000, 800, input_size=448) is None  # too few tiles to judge by
+    assert second_reading_input(small, 1000, 800, input_size=ZOOM_INPUT) is None  # never smaller, or the same again
     limit = SMALL_TILE * 1000 / 448  # photo pixels
-    assert zoom_input(row(14, limit - 1, 90), 1000, 800, input_size=448) == ZOOM_INPUT
-    assert zoom_input(row(14, limit + 1, 90), 1000, 800, input_size=448) is None
+    assert second_reading_input(row(14, limit - 1, 90), 1000, 800, input_size=448) == ZOOM_INPUT
+    assert second_reading_input(row(14, limit + 1, 90), 1000, 800, input_size=448) is None
 
 
 def test_the_second_reading_is_kept_next_to_the_tiles_of_the_first():

@@ -29,7 +29,7 @@ from .classifier import CropClassifier, default_classifier_path
 from .copies import limit_copies
 from .detection import Detection
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
-from .zoom import COVERED, ZOOM_INPUT, combined, zoom_input
+from .zoom import COVERED, ZOOM_INPUT, combined, second_reading_input
 
 #: The operating point of the pair, chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep --input-size N``
 #: (models/README.md): the detector only has to find the tiles, which it does as well at 448 px as at 640 px
@@ -161,7 +161,8 @@ class TwoStageDetector:
         if self.detector.fixed_shape or not self.zoom_input:
             return None
         height, width = bgr.shape[:2]
-        return zoom_input(found, width / pixel_scale, height / pixel_scale, self.input_size, zoom=self.zoom_input)
+        return second_reading_input(found, width / pixel_scale, height / pixel_scale, self.input_size,
+                                    zoom=self.zoom_input)
 
     def detect(self, bgr: np.ndarray, pixel_scale: float = 1.0, *, conf: float | None = None,
                bonus_conf: float | None = None, back_conf: float | None = None) -> list[Detection]:

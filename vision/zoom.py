@@ -48,7 +48,7 @@ def median_tile_side(tiles: Sequence[Detection], photo_side: float, input_size: 
     return tile_side(tiles) * input_size / photo_side
 
 
-def zoom_input(tiles: Sequence[Detection], width: float, height: float, input_size: int,
+def second_reading_input(tiles: Sequence[Detection], width: float, height: float, input_size: int,
                small_tile: float = SMALL_TILE, zoom: int = ZOOM_INPUT) -> int | None:
     """The input size to read the photo again at (``width`` x ``height``, the boxes' pixels), or None when the
     tiles found are too few to judge by (``MIN_TILES``) or large enough already."""
