@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from test_detector import anchor, tiny_model
 
-from scoring.tiles import DETECTOR_CLASSES
+from scoring.tiles import BONUS_CODES, DETECTOR_CLASSES
 from vision.classifier import CLASSIFIER_ENV, CropClassifier
 from vision.detector import Detector, ModelError, tile_scores
 from vision.recognize import Recognizer
@@ -22,17 +22,18 @@ from vision.twostage import KeepAt, TwoStageDetector, load_tile_reader
 FOLDER_ORDER = sorted(DETECTOR_CLASSES)
 
 
-def tiny_classifier(path: Path, bright: str = "3m", dark: str = "1m", runner_up: str = "4m", size: int = 16) -> Path:
+def tiny_classifier(path: Path, bright: str = "3m", dark: str = "1m", runner_up: str = "4m", size: int = 16,
+                    classes: list[str] = FOLDER_ORDER) -> Path:
     """An ONNX 'classifier' reading only a crop's mean brightness: bright crops are ``bright`` (``runner_up``
-    second), dark ones ``dark``. Its classes are in folder order, as ultralytics exports them."""
+    second), dark ones ``dark``. Its ``classes`` are in folder order, as ultralytics exports them."""
     onnx = pytest.importorskip("onnx")
     from onnx import TensorProto, helper, numpy_helper
 
-    weight = np.zeros((1, len(FOLDER_ORDER)), np.float32)
-    bias = np.zeros(len(FOLDER_ORDER), np.float32)
-    weight[0, FOLDER_ORDER.index(bright)] = 40.0
-    weight[0, FOLDER_ORDER.index(runner_up)] = 38.0
-    bias[FOLDER_ORDER.index(dark)] = 10.0
+    weight = np.zeros((1, len(classes)), np.float32)
+    bias = np.zeros(len(classes), np.float32)
+    weight[0, classes.index(bright)] = 40.0
+    weight[0, classes.index(runner_up)] = 38.0
+    bias[classes.index(dark)] = 10.0
     nodes = [
         helper.make_node("ReduceMean", ["images"], ["mean"], axes=[1, 2, 3], keepdims=1),
         helper.make_node("Flatten", ["mean"], ["flat"], axis=1),
@@ -42,12 +43,12 @@ def tiny_classifier(path: Path, bright: str = "3m", dark: str = "1m", runner_up:
     ]
     graph = helper.make_graph(
         nodes, "tiny-cls", [helper.make_tensor_value_info("images", TensorProto.FLOAT, ["batch", 3, size, size])],
-        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, ["batch", len(FOLDER_ORDER)])],
+        [helper.make_tensor_value_info("output0", TensorProto.FLOAT, ["batch", len(classes)])],
         [numpy_helper.from_array(weight, "weight"), numpy_helper.from_array(bias, "bias")])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     model.ir_version = 8
     entry = model.metadata_props.add()
-    entry.key, entry.value = "names", str(dict(enumerate(FOLDER_ORDER)))
+    entry.key, entry.value = "names", str(dict(enumerate(classes)))
     onnx.save(model, str(path))
     return path
 
@@ -107,6 +108,32 @@ def test_rare_classes_are_cut_more_often_and_squeezed_photos_squashed_back(tmp_p
     write_crops([images / "b.png"], list(DETECTOR_CLASSES), tmp_path / "tall")
     (crop,) = [cv2.imread(str(p)) for p in (tmp_path / "tall/3m").glob("*.png")]
     assert (crop[32, 16:48] > 200).all()  # the tile fills the crop's width again, not a sliver
+
+
+def test_a_turned_tile_is_boxed_whole_at_the_angle_it_lies(photo):
+    from vision.train.crops import turned
+
+    box = (10.0, 40.0, 40.0, 80.0)  # a 30 x 40 tile
+    centre = (25.0, 60.0)
+    angles = []
+    for seed in range(40):
+        image, (x1, y1, x2, y2) = turned(photo, box, np.random.default_rng(seed))
+        assert image.shape == photo.shape
+        assert ((x1 + x2) / 2, (y1 + y2) / 2) == pytest.approx(centre)  # turned about its centre
+        assert x2 - x1 >= 30 - 1e-6 or y2 - y1 >= 30 - 1e-6  # the box bounds the whole turned tile
+        angles.append(np.degrees(np.arctan2(y2 - y1, x2 - x1)))
+    sideways_or_diagonal = [a for a in angles if abs(a - np.degrees(np.arctan2(40, 30))) > 5]
+    assert 0 < len(sideways_or_diagonal) < 40
+
+
+def test_only_the_codes_asked_for_are_cut_and_turned_copies_follow_the_first(tmp_path, photo):
+    images = labelled_photo(tmp_path, photo, "2 0.1953 0.4688 0.2344 0.3125\n34 0.7422 0.4688 0.2344 0.3125\n")
+    counts = write_crops([images / "a.png"], list(DETECTOR_CLASSES), tmp_path / "crops", copies=6, jitter=0.0,
+                         only={"1f"}, turn=1.0)
+    assert counts == {"1f": 6}
+    first, *others = [cv2.imread(str(tmp_path / f"crops/1f/a-0-{copy}.png")) for copy in range(6)]
+    assert first.shape == (64, 64, 3)
+    assert any(not np.array_equal(first, other) for other in others)
 
 
 def test_a_hue_turn_recolours_the_ink_and_keeps_the_ivory_face():
@@ -447,6 +474,58 @@ def test_only_classifiers_of_the_same_classes_are_averaged(tmp_path):
     other = tiny_detector_names(tiny_classifier(tmp_path / "b.onnx"))
     with pytest.raises(ValueError):
         average([first, other], tmp_path / "ab.onnx")
+
+
+def tiny_flower_classifier(path: Path, bright: str, runner_up: str, dark: str = "8f") -> Path:
+    """A 'classifier' of the eight flowers and seasons alone (``tiny_classifier``'s brightness rule)."""
+    return tiny_classifier(path, bright=bright, runner_up=runner_up, dark=dark, classes=list(BONUS_CODES))
+
+
+def flowers_split(read: np.ndarray, members: list[np.ndarray]) -> np.ndarray:
+    """``read`` with its share of flowers split by the mean of its own split and the flower ``members``'."""
+    flowers = [DETECTOR_CLASSES.index(code) for code in BONUS_CODES]
+    expected = read.copy()
+    share = read[flowers].sum()
+    expected[flowers] = (read[flowers] / share + sum(m[flowers] for m in members)) / (len(members) + 1) * share
+    return expected
+
+
+def test_flower_members_split_the_flowers_of_crops_read_as_one_and_nothing_else(tmp_path, photo):
+    from vision.train.average import average
+
+    cascade = [tiny_classifier(tmp_path / f"{name}.onnx", bright=bright, runner_up=other, dark="1m")
+               for name, bright, other in (("a", "3f", "1f"), ("b", "1f", "3f"))]
+    flower = tiny_flower_classifier(tmp_path / "f.onnx", bright="1f", runner_up="4f")
+    white, black = (10, 40, 40, 80), (80, 40, 110, 80)  # read as a flower; read 1m
+    plain = CropClassifier(average(cascade, tmp_path / "ab.onnx")).probabilities(photo, [white, black])
+    both = CropClassifier(average(cascade, tmp_path / "abf.onnx", flowers=[flower]))
+    assert both.probabilities(photo, [white, black]) == pytest.approx(
+        np.stack([flowers_split(plain[0], [CropClassifier(flower).probabilities(photo, [white])[0]]), plain[1]]),
+        abs=1e-6)
+    assert both.probabilities(photo, [black]) == pytest.approx(plain[1:], abs=1e-6)  # no flower: not read again
+
+
+def test_a_cascade_can_take_flower_members_as_one_member(tmp_path, photo):
+    from vision.train.average import average
+
+    first = tiny_classifier(tmp_path / "a.onnx", bright="3f", runner_up="1f", size=16)
+    second = tiny_classifier(tmp_path / "b.onnx", bright="1f", runner_up="3f", dark="2m", size=24)
+    cascade = average([first, second], tmp_path / "ab.onnx", unsure_below=0.9, half_weights=True)
+    flowers = [tiny_flower_classifier(tmp_path / f"{name}.onnx", bright=bright, runner_up="3f")
+               for name, bright in (("f", "1f"), ("g", "2f"))]
+    read_again = CropClassifier(average([cascade], tmp_path / "abfg.onnx", flowers=flowers, half_weights=True))
+    white = (10, 40, 40, 80)
+    read = CropClassifier(cascade).probabilities(photo, [white])[0]
+    members = [CropClassifier(path).probabilities(photo, [white])[0] for path in flowers]
+    assert read_again.probabilities(photo, [white])[0] == pytest.approx(flowers_split(read, members), abs=1e-2)
+
+
+def test_only_classifiers_of_flowers_are_flower_members(tmp_path):
+    from vision.train.average import average
+
+    members = [tiny_classifier(tmp_path / f"{name}.onnx") for name in "ab"]
+    with pytest.raises(ValueError, match="flowers"):
+        average(members, tmp_path / "x.onnx", flowers=[tiny_classifier(tmp_path / "c.onnx")])
 
 
 def tiny_detector_names(path: Path) -> Path:

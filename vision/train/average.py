@@ -12,6 +12,13 @@ read only the crops whose top probability from the first is below that level (an
 crops), so a photo of clearly read tiles costs one member, not all of them. Further, lower levels make a deeper
 cascade: each adds one more member (the last ones), reading only the crops whose mean so far is still below it,
 so a costly member is paid for on the few crops that the others leave in doubt.
+
+Flower members (``flowers``) are classifiers of the eight flowers and seasons alone. The seasons of one set share
+a picture and differ by a numeral and a character, small on a tile that often lies diagonal or upside down; a
+classifier that spends all of its capacity on the eight, trained on their faces turned every way, reads the
+numeral where the cascade is torn between two of them. They read only the crops the cascade reads as a flower,
+and its share of flowers is split among the eight by the mean of the cascade's split and theirs: a flower never
+becomes another kind of tile, nor another kind of tile a flower.
 """
 
 from __future__ import annotations
@@ -25,17 +32,18 @@ OUTPUT = "output0"
 
 
 def average(members: list[Path], out: Path, unsure_below: float | Sequence[float] | None = None,
-            half_weights: bool = False) -> Path:
+            half_weights: bool = False, flowers: Sequence[Path] = ()) -> Path:
     """Write to ``out`` one ONNX graph answering the mean of the members' probabilities: for every crop, or with
     ``unsure_below`` only for the crops the first member's top probability leaves below it (the others keep the
     first member's answer). Several levels, highest first, make a deeper cascade: the members after the first
     join at the first level but for one per further level, the last members, each averaged in only for the crops
-    whose mean so far is still below its level."""
+    whose mean so far is still below its level. ``flowers``: flower members, reading the crops the result names a
+    flower (module docstring)."""
     import onnx
     from onnx import helper
 
-    if len(members) < 2:
-        raise ValueError("averaging needs at least two classifiers")
+    if len(members) < (1 if flowers else 2):
+        raise ValueError("averaging needs at least two classifiers (or one and flower members)")
     levels = _levels(unsure_below, len(members))
     models = [onnx.load(str(m)) for m in members]
     first = models[0]
@@ -59,34 +67,115 @@ def average(members: list[Path], out: Path, unsure_below: float | Sequence[float
     output = onnx.ValueInfoProto()
     output.CopyFrom(first.graph.output[0])
     output.name = OUTPUT
+    read = "cascade_output" if flowers else OUTPUT
     if not levels:
         nodes = nodes + [node for part in parts[1:] for node in part[0]]
-        nodes += _mean_nodes([first_output] + [part[2] for part in parts[1:]], OUTPUT, initializers)
+        nodes += _mean_nodes([first_output] + [part[2] for part in parts[1:]], read, initializers)
     else:
         nodes, so_far, counted = list(nodes), first_output, 1
         for level, below in enumerate(levels):
             joining = [part for part, join in zip(parts[1:], joins[1:], strict=True) if join == level]
-            result = OUTPUT if level == len(levels) - 1 else f"level{level}_output"
+            result = read if level == len(levels) - 1 else f"level{level}_output"
             nodes += _cascade_nodes(so_far, counted, input_name, joining, output, below, initializers, level, result)
             so_far, counted = result, counted + len(joining)
+    if flowers:
+        nodes += _flower_nodes(read, input_name, size, _class_names(first), flowers, output, initializers)
     if half_weights:
         initializers, widen = _half_stored(initializers)
         nodes = widen + nodes
     graph = helper.make_graph(nodes, "mean-of-classifiers", [graph_input], [output], initializers)
     model = helper.make_model(graph, opset_imports=first.opset_import)
     model.ir_version = first.ir_version
-    for prop in first.metadata_props:
-        entry = model.metadata_props.add()
-        entry.key, entry.value = prop.key, prop.value if prop.key != "imgsz" else str([size, size])
-    entry = model.metadata_props.add()
-    entry.key, entry.value = "ensemble", str(len(models))
+    properties = {prop.key: prop.value for prop in first.metadata_props} | {"imgsz": str([size, size])}
+    if len(models) > 1:  # one member with flower members keeps what it says of itself
+        properties["ensemble"] = str(len(models))
     if levels:
-        entry = model.metadata_props.add()
-        entry.key, entry.value = "ensemble_unsure_below", " ".join(str(level) for level in levels)
+        properties["ensemble_unsure_below"] = " ".join(str(level) for level in levels)
+    if flowers:
+        properties["flower_members"] = str(len(flowers))
+    onnx.helper.set_model_props(model, properties)
     onnx.checker.check_model(model)
     out.parent.mkdir(parents=True, exist_ok=True)
     onnx.save(model, str(out))
     return out
+
+
+def _class_names(model) -> list[str]:
+    """A classifier's classes as tile codes, in the order of its output's columns."""
+    from vision.detector import class_names_from_metadata
+
+    metadata = {p.key: p.value for p in model.metadata_props}
+    width = model.graph.output[0].type.tensor_type.shape.dim[1].dim_value
+    return list(class_names_from_metadata(metadata, width))
+
+
+def _flower_nodes(so_far: str, input_name: str, size: int, names: list[str], flowers: Sequence[Path], output,
+                  initializers: list) -> list:
+    """Gather the crops whose answer ``so_far`` (columns in ``names``' order) tops at a flower or season; if there are
+    any, let the ``flowers`` members read them (resized from ``size`` to their own crops) and scatter back rows whose
+    share of flowers is split by the mean of ``so_far``'s split and the members' (module docstring)."""
+    import numpy as np
+    import onnx
+    from onnx import helper, numpy_helper
+
+    from scoring.tiles import BONUS_CODES
+
+    is_flower = np.array([code in BONUS_CODES for code in names])
+    constants = {
+        "flowers_columns": is_flower,
+        "flowers_mask": is_flower.astype(np.float32)[None, :],  # 1 x C
+        "flowers_others": (~is_flower).astype(np.float32)[None, :],
+        "flowers_column_sum": is_flower.astype(np.float32)[:, None],  # C x 1: a row's share of flowers
+        "flowers_scale": np.array(1.0 / (len(flowers) + 1), dtype=np.float32),
+        "flowers_axis_one": np.array([1], dtype=np.int64),
+        "flowers_none": np.array(0, dtype=np.int64),
+    }
+    member_nodes, spreads = [], []
+    for index, path in enumerate(flowers):
+        model = onnx.load(str(path))
+        codes = _class_names(model)
+        if not codes or not set(codes) <= set(BONUS_CODES):
+            raise ValueError(f"{path.name} is not a classifier of flowers and seasons alone: {codes}")
+        prefix = f"f{index}_"
+        nodes, member_inits, member_output = _prefixed(model, prefix, model.graph.input[0].name, "flowers_crops",
+                                                       _crop_size(model) / size)
+        spread = np.zeros((len(codes), len(names)), np.float32)  # member column -> output column
+        spread[range(len(codes)), [names.index(code) for code in codes]] = 1.0
+        constants[f"{prefix}spread"] = spread
+        member_nodes += [*nodes, helper.make_node("MatMul", [member_output, f"{prefix}spread"], [f"{prefix}read"])]
+        initializers += member_inits
+        spreads.append(f"{prefix}read")
+    initializers += [numpy_helper.from_array(value, name) for name, value in constants.items()]
+    nodes = [
+        helper.make_node("ArgMax", [so_far], ["flowers_top"], axis=1, keepdims=0),
+        helper.make_node("Gather", ["flowers_columns", "flowers_top"], ["flowers_chosen"], axis=0),
+        helper.make_node("NonZero", ["flowers_chosen"], ["flowers_where"]),
+        helper.make_node("Transpose", ["flowers_where"], ["flowers_index"], perm=[1, 0]),
+        helper.make_node("Size", ["flowers_where"], ["flowers_count"]),
+        helper.make_node("Greater", ["flowers_count", "flowers_none"], ["flowers_any"]),
+    ]
+    branch = [
+        helper.make_node("Squeeze", ["flowers_index", "flowers_axis_one"], ["flowers_rows"]),
+        helper.make_node("Gather", [input_name, "flowers_rows"], ["flowers_crops"], axis=0),
+        helper.make_node("Gather", [so_far, "flowers_rows"], ["flowers_read"], axis=0),
+        *member_nodes,
+        helper.make_node("MatMul", ["flowers_read", "flowers_column_sum"], ["flowers_share"]),
+        helper.make_node("Sum", spreads, ["flowers_members"]),
+        helper.make_node("Mul", ["flowers_share", "flowers_members"], ["flowers_members_share"]),
+        helper.make_node("Mul", ["flowers_read", "flowers_mask"], ["flowers_own"]),
+        helper.make_node("Add", ["flowers_own", "flowers_members_share"], ["flowers_sum"]),
+        helper.make_node("Mul", ["flowers_sum", "flowers_scale"], ["flowers_split"]),
+        helper.make_node("Mul", ["flowers_read", "flowers_others"], ["flowers_kept"]),
+        helper.make_node("Add", ["flowers_kept", "flowers_split"], ["flowers_mixed_rows"]),
+        helper.make_node("ScatterND", [so_far, "flowers_index", "flowers_mixed_rows"], ["flowers_mixed"]),
+    ]
+    mixed = helper.make_tensor_value_info("flowers_mixed", output.type.tensor_type.elem_type, None)
+    kept = helper.make_tensor_value_info("flowers_as_read", output.type.tensor_type.elem_type, None)
+    then_branch = helper.make_graph(branch, "flowers_read_again", [], [mixed])
+    else_branch = helper.make_graph([helper.make_node("Identity", [so_far], ["flowers_as_read"])], "no_flowers", [],
+                                    [kept])
+    return nodes + [helper.make_node("If", ["flowers_any"], [OUTPUT], then_branch=then_branch,
+                                     else_branch=else_branch)]
 
 
 def _levels(unsure_below: float | Sequence[float] | None, n_members: int) -> list[float]:
@@ -128,19 +217,38 @@ def _prefixed(model, prefix: str, input_name: str, feed: str, scale: float = 1.0
     import onnx
     from onnx import helper, numpy_helper
 
-    prefixed = onnx.compose.add_prefix(model, prefix)
-    initializers = list(prefixed.graph.initializer)
-    nodes = []
+    nodes, initializers = [], []
     if scale != 1.0:
         scales = numpy_helper.from_array(np.array([1, 1, scale, scale], dtype=np.float32), f"{prefix}resize_scales")
         initializers.append(scales)
         nodes.append(helper.make_node("Resize", [feed, "", scales.name], [f"{prefix}resized"], mode="linear"))
         feed = f"{prefix}resized"
-    renamed = {prefix + input_name: feed}
-    for node in prefixed.graph.node:
-        node.input[:] = [renamed.get(name, name) for name in node.input]
-        nodes.append(node)
+    prefixed = onnx.ModelProto()
+    prefixed.CopyFrom(model)
+    _prefix_graph(prefixed.graph, prefix, {input_name: feed})
+    initializers += prefixed.graph.initializer
+    nodes += prefixed.graph.node
     return nodes, initializers, prefixed.graph.output[0].name
+
+
+def _prefix_graph(graph, prefix: str, feeds: dict[str, str]) -> None:
+    """Put ``prefix`` on every name in ``graph`` and in the graphs of its ``If`` nodes, which read names of the
+    graph around them (``onnx.compose.add_prefix`` leaves those unrenamed, so a cascade could not be a member);
+    a name in ``feeds`` (the member's input) becomes what it maps to instead."""
+    from onnx import AttributeProto
+
+    def named(name: str) -> str:
+        return feeds.get(name, prefix + name) if name else name
+
+    for value in [*graph.input, *graph.output, *graph.value_info, *graph.initializer]:
+        value.name = named(value.name)
+    for node in graph.node:
+        node.name = named(node.name)
+        node.input[:] = [named(name) for name in node.input]
+        node.output[:] = [named(name) for name in node.output]
+        for attribute in node.attribute:
+            if attribute.type == AttributeProto.GRAPH:
+                _prefix_graph(attribute.g, prefix, feeds)
 
 
 def _half_stored(initializers: list) -> tuple[list, list]:
@@ -215,10 +323,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--unsure-below", type=float, metavar="P", nargs="+",
                         help="the others read only the crops whose top probability from the first is below P; "
                              "each further, lower P adds one of the last members for the crops still below it")
+    parser.add_argument("--flowers", type=Path, nargs="+", default=[], metavar="ONNX",
+                        help="classifiers of the eight flowers and seasons alone, reading again the crops read as one")
     parser.add_argument("--half-weights", action="store_true",
                         help="store the weights as float16 (half the file; arithmetic stays float32)")
     args = parser.parse_args(argv)
-    print(average(args.members, args.out, args.unsure_below, args.half_weights))
+    print(average(args.members, args.out, args.unsure_below, args.half_weights, args.flowers))
 
 
 if __name__ == "__main__":

@@ -91,6 +91,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("crops", type=Path, help="folder with train/<code>/ and val/<code>/ crops")
     parser.add_argument("--detector", type=Path, help="trained tile detector .pt whose backbone starts the classifier")
+    parser.add_argument("--start", type=Path, metavar="CLASSIFIER_PT",
+                        help="or a trained crop classifier to start from: all but its last layer, the head rebuilt "
+                             "for the crop folders' classes (a classifier of the flowers alone starts from the "
+                             "shipped one)")
     parser.add_argument("--project", type=Path, default=Path("runs/classify"))
     parser.add_argument("--name", default="tile-crops")
     parser.add_argument("--epochs", type=int, default=15)
@@ -104,8 +108,8 @@ def main(argv: list[str] | None = None) -> None:
         YOLO(str(args.resume)).train(resume=True)
         return
     nc = len([p for p in (args.crops / "train").iterdir() if p.is_dir()])
-    warm = args.project / f"{args.name}-warm.pt"
-    if args.detector:
+    warm = args.start or args.project / f"{args.name}-warm.pt"
+    if args.detector and not args.start:
         build_warm_start(args.detector, warm, nc)
     print(train(args.crops, args.project, args.name, args.epochs, warm, lr0=args.lr0, imgsz=args.imgsz))
 

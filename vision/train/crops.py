@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 import cv2
@@ -24,6 +24,15 @@ from vision.tilecrop import CROP_SIZE, crop_tiles
 
 JITTER = 0.08  # box edges moved by up to this fraction of the box's size: about how far the detector's boxes stray
 OPENCV_HUE_TURN = 180  # OpenCV's 8-bit hue runs 0..179, two degrees a step
+#: How tiles lie in players' photos, for ``--turn``: (share of the turned crops, angles in degrees it lies about,
+#: degrees either side). Mostly square to the camera or along a diagonal row; a fifth upside down (a tile
+#: pushed out from the far side of the table); a few sideways.
+TURNS: tuple[tuple[float, tuple[int, ...], float], ...] = (
+    (0.4, (0,), 10.0),
+    (0.3, (0,), 50.0),
+    (0.2, (180,), 30.0),
+    (0.1, (-90, 90), 15.0),
+)
 
 
 def jittered(box: tuple[float, float, float, float], rng: np.random.Generator, amount: float = JITTER
@@ -49,12 +58,31 @@ def hue_turned(bgr: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
 
 
+def turned(bgr: np.ndarray, box: tuple[float, float, float, float], rng: np.random.Generator
+           ) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """The photo turned about the box's centre by an angle drawn from :data:`TURNS`, and the box that bounds the
+    turned tile, as a detector boxes a tile lying at that angle (with the corners of its neighbours)."""
+    shares, centres, spreads = zip(*TURNS, strict=True)
+    kind = rng.choice(len(TURNS), p=np.array(shares) / sum(shares))
+    angle = float(rng.choice(centres[kind]) + rng.uniform(-spreads[kind], spreads[kind]))
+    x1, y1, x2, y2 = box
+    turn = cv2.getRotationMatrix2D(((x1 + x2) / 2, (y1 + y2) / 2), angle, 1.0)
+    image = cv2.warpAffine(bgr, turn, (bgr.shape[1], bgr.shape[0]), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+    corners = np.array([[x1, y1, 1], [x2, y1, 1], [x2, y2, 1], [x1, y2, 1]]) @ turn.T
+    (left, top), (right, bottom) = corners.min(axis=0), corners.max(axis=0)
+    return image, (float(left), float(top), float(right), float(bottom))
+
+
 def write_crops(images: list[Path], codes: list[str], out: Path, copies: int = 1, jitter: float = 0.0,
                 seed: int = 0, prefix: str = "", size: int = CROP_SIZE,
-                class_copies: Mapping[str, int] | None = None, recolour: float = 0.0) -> Counter:
+                class_copies: Mapping[str, int] | None = None, recolour: float = 0.0,
+                only: Collection[str] | None = None, turn: float = 0.0) -> Counter:
     """Cut every labelled tile of ``images`` into ``out/<code>/``; ``copies`` jittered crops per tile, or
     ``class_copies[code]`` for the codes it names (rare classes cut more often); a fraction ``recolour`` of
-    the crops, drawn at random, written with their hues turned (:func:`hue_turned`).
+    the crops, drawn at random, written with their hues turned (:func:`hue_turned`); ``only``: these codes
+    alone; ``turn``: a fraction of the copies of a tile, the first never, drawn at random, cut from the photo
+    turned about it (:func:`turned`).
 
     A photo squeezed out of its aspect ratio is squashed back first, as the reader does (``vision.aspect``).
     """
@@ -66,6 +94,8 @@ def write_crops(images: list[Path], codes: list[str], out: Path, copies: int = 1
             continue
         height, width = bgr.shape[:2]
         labels = read_labels(label_path(image_path), codes, width, height)
+        if only is not None:
+            labels = [label for label in labels if label.code in only]
         squash = squash_for_boxes([label.box for label in labels])
         if squash is not None:
             squashed = squash.apply(bgr)
@@ -75,8 +105,11 @@ def write_crops(images: list[Path], codes: list[str], out: Path, copies: int = 1
         wanted = [(class_copies or {}).get(label.code, copies) for label in labels]
         for copy in range(max(wanted, default=0)):
             chosen = [i for i, n in enumerate(wanted) if copy < n]
-            boxes = [jittered(labels[i].box, rng, jitter) if jitter else labels[i].box for i in chosen]
-            for index, crop in zip(chosen, crop_tiles(bgr, boxes, size), strict=True):
+            cut = []
+            for i in chosen:
+                image, box = turned(bgr, labels[i].box, rng) if copy and rng.random() < turn else (bgr, labels[i].box)
+                cut += crop_tiles(image, [jittered(box, rng, jitter) if jitter else box], size)
+            for index, crop in zip(chosen, cut, strict=True):
                 label = labels[index]
                 if recolour and rng.random() < recolour:
                     crop = hue_turned(crop, rng)
@@ -112,6 +145,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--size", type=int, default=CROP_SIZE, help="crop side in pixels (the classifier's imgsz)")
     parser.add_argument("--recolour", type=float, default=0.0, metavar="P",
                         help="turn the hues of this fraction of the training crops by a random angle (0: none)")
+    parser.add_argument("--only", nargs="+", metavar="CODE",
+                        help="cut the tiles of these codes alone (a classifier of a few codes, such as the flowers)")
+    parser.add_argument("--turn", type=float, default=0.0, metavar="P",
+                        help="cut this fraction of the copies of a real training tile (never the first) from the "
+                             "photo turned about it: upright, diagonal, upside down, sideways (TURNS; 0: none)")
     args = parser.parse_args(argv)
 
     codes, train_pairs = read_dataset(args.data, "train")
@@ -119,14 +157,14 @@ def main(argv: list[str] | None = None) -> None:
     train_images = [image for image, _ in train_pairs]
     class_copies = balanced_copies(train_images, codes, args.copies, args.balance) if args.balance else None
     train = write_crops(train_images, codes, args.out / "train", args.copies, JITTER, args.seed, size=args.size,
-                        class_copies=class_copies, recolour=args.recolour)
+                        class_copies=class_copies, recolour=args.recolour, only=args.only, turn=args.turn)
     for extra in args.extra_train:
         images = images_of(extra)[args.extra_skip:]
         if args.extra_limit:
             images = images[: args.extra_limit]
         train += write_crops(images, codes, args.out / "train", 1, JITTER, args.seed + 1,
-                             prefix=f"{extra.parent.name}-", size=args.size, recolour=args.recolour)
-    val = write_crops([image for image, _ in val_pairs], codes, args.out / "val", size=args.size)
+                             prefix=f"{extra.parent.name}-", size=args.size, recolour=args.recolour, only=args.only)
+    val = write_crops([image for image, _ in val_pairs], codes, args.out / "val", size=args.size, only=args.only)
     print(f"train crops {sum(train.values())} ({len(train)} classes), val crops {sum(val.values())}")
 
 
