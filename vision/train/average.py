@@ -127,10 +127,8 @@ def _flower_nodes(so_far: str, input_name: str, size: int, names: list[str], flo
         "flowers_others": (~is_flower).astype(np.float32)[None, :],
         "flowers_column_sum": is_flower.astype(np.float32)[:, None],  # C x 1: a row's share of flowers
         "flowers_scale": np.array(1.0 / (len(flowers) + 1), dtype=np.float32),
-        "flowers_axis_one": np.array([1], dtype=np.int64),
-        "flowers_none": np.array(0, dtype=np.int64),
     }
-    member_nodes, spreads = [], []
+    reading, spreads = [], []
     for index, path in enumerate(flowers):
         model = onnx.load(str(path))
         codes = _class_names(model)
@@ -142,40 +140,25 @@ def _flower_nodes(so_far: str, input_name: str, size: int, names: list[str], flo
         spread = np.zeros((len(codes), len(names)), np.float32)  # member column -> output column
         spread[range(len(codes)), [names.index(code) for code in codes]] = 1.0
         constants[f"{prefix}spread"] = spread
-        member_nodes += [*nodes, helper.make_node("MatMul", [member_output, f"{prefix}spread"], [f"{prefix}read"])]
+        reading += [*nodes, helper.make_node("MatMul", [member_output, f"{prefix}spread"], [f"{prefix}read"])]
         initializers += member_inits
         spreads.append(f"{prefix}read")
     initializers += [numpy_helper.from_array(value, name) for name, value in constants.items()]
-    nodes = [
+    choose = [
         helper.make_node("ArgMax", [so_far], ["flowers_top"], axis=1, keepdims=0),
         helper.make_node("Gather", ["flowers_columns", "flowers_top"], ["flowers_chosen"], axis=0),
-        helper.make_node("NonZero", ["flowers_chosen"], ["flowers_where"]),
-        helper.make_node("Transpose", ["flowers_where"], ["flowers_index"], perm=[1, 0]),
-        helper.make_node("Size", ["flowers_where"], ["flowers_count"]),
-        helper.make_node("Greater", ["flowers_count", "flowers_none"], ["flowers_any"]),
     ]
-    branch = [
-        helper.make_node("Squeeze", ["flowers_index", "flowers_axis_one"], ["flowers_rows"]),
-        helper.make_node("Gather", [input_name, "flowers_rows"], ["flowers_crops"], axis=0),
-        helper.make_node("Gather", [so_far, "flowers_rows"], ["flowers_read"], axis=0),
-        *member_nodes,
-        helper.make_node("MatMul", ["flowers_read", "flowers_column_sum"], ["flowers_share"]),
+    reading += [
+        helper.make_node("MatMul", ["flowers_so_far", "flowers_column_sum"], ["flowers_share"]),
         helper.make_node("Sum", spreads, ["flowers_members"]),
         helper.make_node("Mul", ["flowers_share", "flowers_members"], ["flowers_members_share"]),
-        helper.make_node("Mul", ["flowers_read", "flowers_mask"], ["flowers_own"]),
+        helper.make_node("Mul", ["flowers_so_far", "flowers_mask"], ["flowers_own"]),
         helper.make_node("Add", ["flowers_own", "flowers_members_share"], ["flowers_sum"]),
         helper.make_node("Mul", ["flowers_sum", "flowers_scale"], ["flowers_split"]),
-        helper.make_node("Mul", ["flowers_read", "flowers_others"], ["flowers_kept"]),
-        helper.make_node("Add", ["flowers_kept", "flowers_split"], ["flowers_mixed_rows"]),
-        helper.make_node("ScatterND", [so_far, "flowers_index", "flowers_mixed_rows"], ["flowers_mixed"]),
+        helper.make_node("Mul", ["flowers_so_far", "flowers_others"], ["flowers_not_flowers"]),
+        helper.make_node("Add", ["flowers_not_flowers", "flowers_split"], ["flowers_rows_read"]),
     ]
-    mixed = helper.make_tensor_value_info("flowers_mixed", output.type.tensor_type.elem_type, None)
-    kept = helper.make_tensor_value_info("flowers_as_read", output.type.tensor_type.elem_type, None)
-    then_branch = helper.make_graph(branch, "flowers_read_again", [], [mixed])
-    else_branch = helper.make_graph([helper.make_node("Identity", [so_far], ["flowers_as_read"])], "no_flowers", [],
-                                    [kept])
-    return nodes + [helper.make_node("If", ["flowers_any"], [OUTPUT], then_branch=then_branch,
-                                     else_branch=else_branch)]
+    return _read_again("flowers", choose, reading, so_far, input_name, output, initializers, OUTPUT)
 
 
 def _levels(unsure_below: float | Sequence[float] | None, n_members: int) -> list[float]:
@@ -279,20 +262,41 @@ def _mean_nodes(outputs: list[str], result: str, initializers: list, prefix: str
 def _cascade_nodes(so_far: str, counted: int, input_name: str, joining: list, output, unsure_below: float,
                    initializers: list, level: int, result: str) -> list:
     """Gather the crops whose answer ``so_far`` (a mean of ``counted`` members) tops below ``unsure_below``; if
-    there are any, let the ``joining`` members read them and scatter the mean of all back over ``so_far`` (the
-    ``If`` keeps an all-sure batch from running them)."""
+    there are any, let the ``joining`` members read them and scatter the mean of all back over ``so_far``."""
     import numpy as np
     from onnx import helper, numpy_helper
 
     name = f"level{level}"
     initializers.append(numpy_helper.from_array(np.array(unsure_below, dtype=np.float32), f"{name}_below"))
-    if level == 0:
-        initializers += [numpy_helper.from_array(np.array([1], dtype=np.int64), "axis_one"),
-                         numpy_helper.from_array(np.array(0, dtype=np.int64), "none")]
-    nodes = [
+    choose = [
         helper.make_node("ReduceMax", [so_far], [f"{name}_top"], axes=[1], keepdims=0),
-        helper.make_node("Less", [f"{name}_top", f"{name}_below"], [f"{name}_unsure"]),
-        helper.make_node("NonZero", [f"{name}_unsure"], [f"{name}_where"]),
+        helper.make_node("Less", [f"{name}_top", f"{name}_below"], [f"{name}_chosen"]),
+    ]
+    reading = [
+        *[node for part in joining for node in part[0]],
+        # the mean so far stands for its ``counted`` members: summed that many times, it weighs as they do
+        *_mean_nodes([f"{name}_so_far"] * counted + [part[2] for part in joining], f"{name}_rows_read", initializers,
+                     name),
+    ]
+    return _read_again(name, choose, reading, so_far, input_name, output, initializers, result)
+
+
+def _read_again(name: str, choose: list, reading: list, so_far: str, input_name: str, output, initializers: list,
+                result: str) -> list:
+    """The rows of ``so_far`` for which the ``choose`` nodes' boolean ``{name}_chosen`` holds, read again:
+    gathered with their crops (``{name}_so_far``, ``{name}_crops``), the ``reading`` nodes computing
+    ``{name}_rows_read`` from them, scattered back over ``so_far`` as ``result``. An ``If`` keeps a batch with no
+    row chosen from running the members at all."""
+    import numpy as np
+    from onnx import helper, numpy_helper
+
+    present = {tensor.name for tensor in initializers}
+    for constant, value in (("axis_one", np.array([1], dtype=np.int64)), ("none", np.array(0, dtype=np.int64))):
+        if constant not in present:
+            initializers.append(numpy_helper.from_array(value, constant))
+    nodes = [
+        *choose,
+        helper.make_node("NonZero", [f"{name}_chosen"], [f"{name}_where"]),
         helper.make_node("Transpose", [f"{name}_where"], [f"{name}_index"], perm=[1, 0]),  # K x 1, for ScatterND
         helper.make_node("Size", [f"{name}_where"], [f"{name}_count"]),
         helper.make_node("Greater", [f"{name}_count", "none"], [f"{name}_any"]),
@@ -301,15 +305,12 @@ def _cascade_nodes(so_far: str, counted: int, input_name: str, joining: list, ou
         helper.make_node("Squeeze", [f"{name}_index", "axis_one"], [f"{name}_rows"]),
         helper.make_node("Gather", [input_name, f"{name}_rows"], [f"{name}_crops"], axis=0),
         helper.make_node("Gather", [so_far, f"{name}_rows"], [f"{name}_so_far"], axis=0),
-        *[node for part in joining for node in part[0]],
-        # the mean so far stands for its ``counted`` members: summed that many times, it weighs as they do
-        *_mean_nodes([f"{name}_so_far"] * counted + [part[2] for part in joining], f"{name}_mean", initializers,
-                     name),
-        helper.make_node("ScatterND", [so_far, f"{name}_index", f"{name}_mean"], [f"{name}_mixed"]),
+        *reading,
+        helper.make_node("ScatterND", [so_far, f"{name}_index", f"{name}_rows_read"], [f"{name}_mixed"]),
     ]
     mixed = helper.make_tensor_value_info(f"{name}_mixed", output.type.tensor_type.elem_type, None)
     kept = helper.make_tensor_value_info(f"{name}_kept", output.type.tensor_type.elem_type, None)
-    then_branch = helper.make_graph(branch, f"{name}_mean_of_unsure", [], [mixed])
+    then_branch = helper.make_graph(branch, f"{name}_read_again", [], [mixed])
     else_branch = helper.make_graph([helper.make_node("Identity", [so_far], [f"{name}_kept"])], f"{name}_as_it_was",
                                     [], [kept])
     return nodes + [helper.make_node("If", [f"{name}_any"], [result], then_branch=then_branch,
