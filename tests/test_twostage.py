@@ -131,7 +131,7 @@ def test_only_the_codes_asked_for_are_cut_and_turned_copies_follow_the_first(tmp
     counts = write_crops([images / "a.png"], list(DETECTOR_CLASSES), tmp_path / "crops", copies=6, jitter=0.0,
                          only={"1f"}, turn=1.0)
     assert counts == {"1f": 6}
-    first, *others = [cv2.imread(str(tmp_path / f"crops/1f/a-0-{copy}.png")) for copy in range(6)]
+    first, *others = [cv2.imread(str(tmp_path / f"crops/1f/a-1-{copy}.png")) for copy in range(6)]
     assert first.shape == (64, 64, 3)
     assert any(not np.array_equal(first, other) for other in others)
 

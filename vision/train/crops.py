@@ -94,15 +94,14 @@ def write_crops(images: list[Path], codes: list[str], out: Path, copies: int = 1
             continue
         height, width = bgr.shape[:2]
         labels = read_labels(label_path(image_path), codes, width, height)
-        if only is not None:
-            labels = [label for label in labels if label.code in only]
         squash = squash_for_boxes([label.box for label in labels])
         if squash is not None:
             squashed = squash.apply(bgr)
             scale_x, scale_y = squash.scales(bgr, squashed)
             bgr = squashed
             labels = rescaled(labels, 1 / scale_x, 1 / scale_y)
-        wanted = [(class_copies or {}).get(label.code, copies) for label in labels]
+        wanted = [0 if only is not None and label.code not in only else (class_copies or {}).get(label.code, copies)
+                  for label in labels]
         for copy in range(max(wanted, default=0)):
             chosen = [i for i, n in enumerate(wanted) if copy < n]
             cut = []
