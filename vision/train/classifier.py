@@ -5,7 +5,9 @@ names only about 65 % of them right; the class head shares its small capacity wi
 reading one 64 px crop at a time spends all of its capacity on the face.
 
 Warm start: YOLO11n-cls layers 0-8 have the detector's names and shapes, so they are copied from a trained tile
-detector (its C2PSA block, layer 10 there, is layer 9 here); the classification head starts fresh. Training data:
+detector (its C2PSA block, layer 10 there, is layer 9 here); the classification head starts fresh. A classifier of
+a few codes (the flower members, ``vision.train.average --flowers``) starts instead from a trained crop classifier
+(``--start``), all but its head. Training data:
 ``python -m vision.train.crops`` (real train photos, jittered, plus synthetic ones); valid crops choose the epoch.
 """
 
