@@ -49,7 +49,7 @@ def median_tile_side(tiles: Sequence[Detection], photo_side: float, input_size: 
 
 
 def second_reading_input(tiles: Sequence[Detection], width: float, height: float, input_size: int,
-               small_tile: float = SMALL_TILE, zoom: int = ZOOM_INPUT) -> int | None:
+                         small_tile: float = SMALL_TILE, zoom: int = ZOOM_INPUT) -> int | None:
     """The input size to read the photo again at (``width`` x ``height``, the boxes' pixels), or None when the
     tiles found are too few to judge by (``MIN_TILES``) or large enough already."""
     if len(tiles) < MIN_TILES or zoom <= input_size:
@@ -61,8 +61,8 @@ def near(zoomed: Sequence[Detection], found: Sequence[Detection], reach: float =
     """The tiles of ``zoomed`` whose centre lies within ``reach`` tile sides of the centre of a tile in ``found``."""
     if not found:
         return []
-    centres = np.array([t.center for t in found])
-    return [t for t in zoomed if np.hypot(*(centres - t.center).T).min() <= reach * tile_side(found)]
+    centres, distance = np.array([t.center for t in found]), reach * tile_side(found)
+    return [t for t in zoomed if np.hypot(*(centres - t.center).T).min() <= distance]
 
 
 def combined(zoomed: Sequence[Detection], first: Sequence[Detection], found: Sequence[Detection] | None = None,
