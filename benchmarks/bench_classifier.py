@@ -22,17 +22,13 @@ import cv2
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from bench_recognizer import DEFAULT_DATA, percentile  # noqa: E402
+
 from vision.classifier import DEFAULT_CLASSIFIER, CropClassifier  # noqa: E402
 from vision.evaluate import read_dataset  # noqa: E402
 from vision.twostage import load_tile_reader  # noqa: E402
 
-DEFAULT_DATA = REPO.parent / "shared" / "datasets" / "hk-photos" / "data.yaml"
 ROUNDS = 2  # readings of each photo by each file, in turn
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def main() -> int:
