@@ -106,7 +106,9 @@ def write_crops(images: list[Path], codes: list[str], out: Path, copies: int = 1
             chosen = [i for i, n in enumerate(wanted) if copy < n]
             cut = []
             for i in chosen:
-                image, box = turned(bgr, labels[i].box, rng) if copy and rng.random() < turn else (bgr, labels[i].box)
+                # no draw without --turn, so the recipes before it cut the same crops from the same seed
+                to_turn = turn and copy and rng.random() < turn
+                image, box = turned(bgr, labels[i].box, rng) if to_turn else (bgr, labels[i].box)
                 cut += crop_tiles(image, [jittered(box, rng, jitter) if jitter else box], size)
             for index, crop in zip(chosen, cut, strict=True):
                 label = labels[index]
