@@ -234,3 +234,21 @@ def test_a_group_that_is_no_meld_is_not_forced_into_one():
     layout = assemble(t.detections(), 1600, 900)
     assert all(m.tiles != ("3p", "4p", "7p") for m in (layout.hand.melds if layout.hand else ()))
     assert any("not a meld" in w or "left out" in w for w in layout.warnings)
+
+
+def test_a_short_row_is_the_hand_not_two_stray_tiles_far_off():
+    t = Table()
+    (row,) = t.row(0, 0, split("345s888s222s111z"))  # 12 tiles: the photo cuts off the pair
+    strays = t.row(200, -400, ["7s"], ["5p"], gap=0.4)
+    layout = assemble(t.detections(), 1600, 1400)
+    assert roles(layout)["concealed"] == [row]
+    assert sorted(i for tiles in roles(layout)["other"] for i in tiles) == sorted(strays[0] + strays[1])
+
+
+def test_flowers_lying_in_the_row_take_a_place_in_it_not_a_gap():
+    t = Table()
+    (pung, flowers, rest) = t.row(0, 0, ["2z"] * 3, ["6f", "1f"], split("123p77z456789p"), gap=0.02)
+    layout = assemble(t.detections(), 1600, 900)
+    assert sorted(roles(layout)["concealed"][0]) == sorted(pung + rest)
+    assert roles(layout)["flowers"] == [flowers]
+    assert not layout.hand.melds and layout.hand.flowers == ("1f", "6f")

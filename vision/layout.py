@@ -101,9 +101,9 @@ def assemble(detections: list[Detection], width: int, height: int) -> Layout:
     geo = _geometry(detections)
     kept = _without_duplicates(detections, layout.warnings)
     flowers = [i for i in kept if is_bonus(detections[i].code)]
-    rest = [i for i in kept if not is_bonus(detections[i].code)]
-    segments, line_of = _segments(_rows(rest, geo), geo)
-    hand_cluster, left_out = _find_hand(segments, detections, geo)
+    playing = {i for i in kept if not is_bonus(detections[i].code)}
+    segments, line_of = _playing_segments(*_segments(_rows(kept, geo), geo, playing), detections)
+    hand_cluster, left_out = _find_hand(segments, line_of, detections, geo)
     for k in sorted(left_out):
         names = " ".join(detections[i].code for i in segments[k])
         layout.warnings.append(f"tiles near the hand ({names}) were left out: the hand has its tiles without them")
@@ -292,19 +292,22 @@ def _spacings(line: list[int], geo: _Geometry) -> list[float]:
     return out
 
 
-def _segments(lines: list[list[int]], geo: _Geometry) -> tuple[list[list[int]], list[int]]:
+def _segments(lines: list[list[int]], geo: _Geometry, measure: set[int]) -> tuple[list[list[int]], list[int]]:
     """Cut each line where two neighbours lie farther apart than touching tiles nearby (by GAP_SPLIT of a tile).
-    The touching spacing is measured on the photo itself: the median of the nearby pairs that are not gaps
-    themselves, or the line's (or photo's) typical spacing. Returns the segments and each one's line."""
+    The touching spacing is measured on the photo itself, between tiles of ``measure`` only (flowers, often
+    another art or size, and huddled, say little of how the hand's tiles touch): the median of the nearby pairs
+    that are not gaps themselves, or the line's (or photo's) typical spacing. Returns the segments and each
+    one's line."""
     spacings = [_spacings(line, geo) for line in lines]
-    every = [r for rs in spacings for r in rs]
+    measured = [[k for k in range(len(line) - 1) if line[k] in measure and line[k + 1] in measure] for line in lines]
+    every = [rs[k] for rs, ks in zip(spacings, measured, strict=True) for k in ks]
     typical = float(np.percentile(every, 30)) if every else 1.0
     segments, line_of = [], []
     # where a sideways tile cannot be told from its box, its wider spacing must not read as a gap
-    for n, (line, rs) in enumerate(zip(lines, spacings, strict=True)):
+    for n, (line, rs, ks) in enumerate(zip(lines, spacings, measured, strict=True)):
         split = 1 + (GAP_SPLIT_DIAGONAL if geo.diagonal[line].mean() > 0.5 else GAP_SPLIT)
         # rows at other distances from the camera have their own spacing; long lines measure their own
-        own = float(np.percentile(rs, 30)) if len(rs) >= 4 else typical
+        own = float(np.percentile([rs[k] for k in ks], 30)) if len(ks) >= 4 else typical
         # first cut where the gap is plain to see, so that each part measures its own touching spacing
         parts, start = [], 0
         for k, r in enumerate(rs):
@@ -315,7 +318,7 @@ def _segments(lines: list[list[int]], geo: _Geometry) -> tuple[list[list[int]], 
         for lo, hi in parts:
             current = [line[lo]]
             for k in range(lo, hi - 1):
-                window = [rs[j] for j in range(max(lo, k - 2), min(hi - 1, k + 3)) if j != k]
+                window = [rs[j] for j in range(max(lo, k - 2), min(hi - 1, k + 3)) if j != k and j in ks]
                 # the touching spacing nearby: the median of the neighbouring pairs that are not gaps themselves
                 touching = [r for r in window if r < (1 + GAP_SPLIT) * min(window)]
                 ref = min(statistics.median(touching), own * 1.15) if window else own
@@ -327,6 +330,15 @@ def _segments(lines: list[list[int]], geo: _Geometry) -> tuple[list[list[int]], 
             segments.append(current)
             line_of.append(n)
     return segments, line_of
+
+
+def _playing_segments(segments: list[list[int]], line_of: list[int], dets: list[Detection]
+                      ) -> tuple[list[list[int]], list[int]]:
+    """The segments without their bonus tiles (segments of bonus tiles alone dropped). Rows are cut with the
+    bonus tiles in them, so that flowers lying in a row between its tiles take their place in it, not a gap."""
+    kept = [([i for i in seg if not is_bonus(dets[i].code)], line) for seg, line in zip(segments, line_of, strict=True)]
+    kept = [(seg, line) for seg, line in kept if seg]
+    return [seg for seg, _ in kept], [line for _, line in kept]
 
 
 def _seg_gap(a: list[int], b: list[int], geo: _Geometry) -> float:
@@ -408,12 +420,14 @@ def _is_meld_shape(seg: list[int], dets: list[Detection], geo: _Geometry) -> boo
     return _meld_of(seg, dets, geo) is not None
 
 
-def _find_hand(segments: list[list[int]], dets, geo: _Geometry) -> tuple[set[int] | None, set[int]]:
+def _find_hand(segments: list[list[int]], line_of: list[int], dets, geo: _Geometry) -> tuple[set[int] | None, set[int]]:
     """The segments that make the hand. Each run that is not a meld is tried as the concealed row, and grown by
     the segments within a hand's reach of it (nearest first; melds and single tiles before other runs, which join
-    only while the hand is short of tiles); the reading whose tile count fits a hand best, with the fewest stray
-    runs and the longest concealed row, wins. Rows of backs alone (walls) never join. Also returns the segments
-    within reach that were left out (other than walls), for the warnings."""
+    only while the hand is short of tiles). The reading that wins: its tile count within one of a hand's, then
+    the fewest stray pieces (segments other than the seed that are not melds, the winning tile's place beside
+    the seed excepted: a stray tile far off is no better a concealed row for being alone), then the count
+    nearest a hand's, then the longest concealed row. Rows of backs alone (walls) never join. Also returns the
+    segments within reach that were left out (other than walls), for the warnings."""
     n = len(segments)
     if not n:
         return None, set()
@@ -443,9 +457,11 @@ def _find_hand(segments: list[list[int]], dets, geo: _Geometry) -> tuple[set[int
 
     def score(seed: int) -> tuple:
         members, count, left_out = grow(seed)
-        fits = min(abs(count - h) for h in HAND_SIZES) <= 1
-        stray = sum(not meld[k] and len(segments[k]) > 1 for k in members) - 1
-        return (fits, -stray, len(segments[seed]), count), members, left_out
+        miss = min(abs(count - h) for h in HAND_SIZES)
+        beside = {k for k in (seed - 1, seed + 1) if k in members and len(segments[k]) == 1
+                  and line_of[k] == line_of[seed]}  # where the winning tile lies
+        stray = sum(not meld[k] for k in members - beside - {seed})
+        return (miss <= 1, -stray, -miss, len(segments[seed]), count), members, left_out
 
     best = max((score(k) for k in seeds), key=lambda t: t[0])
     return best[1], best[2]
