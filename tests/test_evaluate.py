@@ -247,3 +247,26 @@ def test_cli_eval_applies_the_fixes_and_says_how_many(dataset, tmp_path, capsys)
     after = json.loads(capsys.readouterr().out)
     assert after["label_fixes"] == 1 and after["tile_accuracy"] == pytest.approx(before["tile_accuracy"] + 0.2)
     assert main(["eval", str(dataset), "--model", str(model), "--fixes", str(tmp_path / "absent.txt")]) == 2
+
+
+def _hand_photo(extra: list[Detection]):
+    """A labelled hand of 14 tiles in a row, read right, plus the ``extra`` readings."""
+    from vision.evaluate import Sample
+
+    codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z", "2z"]
+    boxes = [(100 + 42 * k, 400, 140 + 42 * k, 454) for k in range(len(codes))]
+    labels = [Label(c, b) for c, b in zip(codes, boxes, strict=True)]
+    return Sample("hand.jpg", labels, [], [det(c, b) for c, b in zip(codes, boxes, strict=True)] + extra, (1200, 900))
+
+
+def test_a_hand_read_exactly_leaves_out_the_tiles_the_layout_files_apart():
+    far_off = [det("9p", (900, 40, 940, 94)), det("3s", (960, 40, 1000, 94))]  # two tiles the source left unlabelled
+    report = evaluate_samples([_hand_photo(far_off)])
+    assert report["hand_photos"] == 1 and report["hand_exact_rate"] == 0.0
+    assert report["hand_read_rate"] == 1.0 and report["hands_read"] == 1
+
+
+def test_a_tile_read_into_the_hand_spoils_the_hand_read():
+    beside = [det("9p", (100 + 42 * 15, 400, 140 + 42 * 15, 454))]  # a fifteenth tile set apart at the row's end
+    report = evaluate_samples([_hand_photo(beside)])
+    assert report["hand_exact_rate"] == 0.0 and report["hand_read_rate"] == 0.0

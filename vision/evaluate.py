@@ -30,6 +30,7 @@ from scoring.tiles import BACK_CODE, BONUS_CODES, DETECTOR_CLASSES
 from .detection import Detection
 from .detector import ALT_FLOOR, box_iou, decode
 from .imageio import ImageError, load_image
+from .layout import assemble
 
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
 RECALL_POINTS = np.linspace(0.0, 1.0, 101)
@@ -63,6 +64,7 @@ class Sample:
     labels: list[Label]
     candidates: list[Detection]
     operating: list[Detection]
+    size: tuple[int, int] = (0, 0)  # width, height of the photo in pixels
 
 
 @dataclass
@@ -205,7 +207,7 @@ def collect_samples(
             raise EvalError(f"{image_path}: {err.code}: {err.message}") from None
         labels = read_labels(label_path, codes, image.width, image.height, (fixes or {}).get(image_path.name))
         candidates, operating = detector.detect_for_eval(image.bgr)
-        samples.append(Sample(image_path.name, labels, candidates, operating))
+        samples.append(Sample(image_path.name, labels, candidates, operating, (image.width, image.height)))
     return samples
 
 
@@ -368,7 +370,7 @@ def _subset(samples: Sequence[Sample], classes: Iterable[str] | None) -> list[Sa
         return list(samples)
     keep = set(classes)
     return [Sample(s.name, [lb for lb in s.labels if lb.code in keep], [p for p in s.candidates if p.code in keep],
-                   [p for p in s.operating if p.code in keep]) for s in samples]
+                   [p for p in s.operating if p.code in keep], s.size) for s in samples]
 
 
 def evaluate_samples(samples: Sequence[Sample], classes: Sequence[str] | None = None) -> dict[str, Any]:
@@ -380,7 +382,7 @@ def evaluate_samples(samples: Sequence[Sample], classes: Sequence[str] | None = 
     background = len(codes)
     confusion = np.zeros((len(codes) + 1, len(codes) + 1), dtype=np.int64)  # rows: true, columns: predicted
     predicted = np.zeros(len(codes), dtype=np.int64)
-    n_labels = n_preds = n_correct = exact = hand_photos = hand_exact = 0
+    n_labels = n_preds = n_correct = exact = hand_photos = hand_exact = hand_read = 0
     bonus_labels = bonus_correct = 0
     for sample in samples:
         match = match_tiles(sample.labels, sample.operating)
@@ -402,6 +404,7 @@ def evaluate_samples(samples: Sequence[Sample], classes: Sequence[str] | None = 
         if len(sample.labels) in HAND_SIZES:
             hand_photos += 1
             hand_exact += is_exact
+            hand_read += is_exact or _hand_read_exactly(sample)
     per_class: dict[str, dict[str, Any]] = {}
     ap = np.full((len(codes), len(IOU_THRESHOLDS)), np.nan)
     for c, code in enumerate(codes):
@@ -422,10 +425,22 @@ def evaluate_samples(samples: Sequence[Sample], classes: Sequence[str] | None = 
         "tile_accuracy": _ratio(n_correct, n_labels), "tile_precision": _ratio(n_correct, n_preds),
         "exact_rate": _ratio(exact, len(samples)), "exact_photos": exact,
         "hand_photos": hand_photos, "hand_exact_rate": _ratio(hand_exact, hand_photos),
+        "hand_read_rate": _ratio(hand_read, hand_photos), "hands_read": hand_read,
         "bonus_labels": bonus_labels, "bonus_recall": _ratio(bonus_correct, bonus_labels),
         "per_class": per_class,
         "confusion": {"classes": codes + ["background"], "matrix": confusion.tolist()},
     }
+
+
+def _hand_read_exactly(sample: Sample) -> bool:
+    """Whether the tiles the layout puts in the hand (every group but "other") are exactly the labelled ones: a
+    hand photo's labels are its hand, and tiles around it that the layout files apart are not part of what the
+    product reads as the hand, labelled or not."""
+    layout = assemble(list(sample.operating), *sample.size)
+    in_hand = [d for d, g in zip(sample.operating, layout.tile_group, strict=True)
+               if g is not None and layout.groups[g]["role"] != "other"]
+    match = match_tiles(sample.labels, in_hand)
+    return len(match.correct) == len(sample.labels) == len(in_hand)
 
 
 def _ratio(num: int, den: int) -> float | None:

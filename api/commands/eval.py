@@ -11,7 +11,9 @@ from .recognize import add_model_flags, load_recognizer
 SUMMARY = (
     ("map50", "mAP50"), ("map50_95", "mAP50-95"), ("tile_accuracy", "tile accuracy"),
     ("tile_precision", "tile precision"), ("exact_rate", "photos exactly right"),
-    ("hand_exact_rate", "photos of 13-18 tiles exactly right"), ("bonus_recall", "flower/season recall"),
+    ("hand_exact_rate", "photos of 13-18 tiles exactly right"),
+    ("hand_read_rate", "hands of 13-18 tiles read exactly (tiles the layout files apart not counted)"),
+    ("bonus_recall", "flower/season recall"),
 )
 
 
