@@ -219,12 +219,21 @@ def test_label_fixes_correct_the_named_lines_only(dataset, tmp_path):
     assert [label.code for label in samples["p40.png"].labels] == ["1m", "3m"]
 
 
+def test_a_fix_drops_a_second_label_on_a_tile_labelled_already(dataset, tmp_path):
+    from vision.evaluate import read_fixes
+
+    fixes = tmp_path / "fixes.txt"
+    fixes.write_text("p80.png 2 1f -  # the 5p beside it boxed twice\n")
+    samples = {s.name: s for s in collect_samples(dataset, FakeDetector(), fixes=read_fixes(fixes))}
+    assert [label.code for label in samples["p80.png"].labels] == ["5p", "3s"]
+
+
 def test_a_fix_that_does_not_match_its_label_or_is_malformed_is_an_error(dataset, tmp_path):
     from vision.evaluate import read_fixes
 
     with pytest.raises(EvalError, match="the fix expects 9s"):
         collect_samples(dataset, FakeDetector(), fixes={"p80.png": {3: ("9s", "4s")}})
-    for bad in ("p80.png 3 3s\n", "p80.png three 3s 4s\n", "p80.png 3 3s dog\n"):
+    for bad in ("p80.png 3 3s\n", "p80.png three 3s 4s\n", "p80.png 3 3s dog\n", "p80.png 3 - 3s\n"):
         (tmp_path / "bad.txt").write_text(bad)
         with pytest.raises(EvalError, match="PHOTO LINE LABELLED SHOWN"):
             read_fixes(tmp_path / "bad.txt")

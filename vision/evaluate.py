@@ -120,13 +120,16 @@ def read_exclusions(path: str | Path) -> set[str]:
     return {line.split("#", 1)[0].strip() for line in text.splitlines()} - {""}
 
 
-#: photo file name -> {label line number: (code the label gives, code the tile shows)}
+#: photo file name -> {label line number: (code the label gives, code the tile shows, or NO_TILE)}
 LabelFixes = Mapping[str, Mapping[int, tuple[str, str]]]
+#: What a fix says a label shows when the label is a second box on a tile labelled already: the line is dropped.
+NO_TILE = "-"
 
 
 def read_fixes(path: str | Path) -> dict[str, dict[int, tuple[str, str]]]:
     """Corrections to a dataset's labels, one per line: ``PHOTO LINE LABELLED SHOWN`` (``#`` starts a comment),
-    e.g. ``2f6de644d677.jpg 6 4p 4m``: line 6 of that photo's label file says 4p where the tile is 4m."""
+    e.g. ``2f6de644d677.jpg 6 4p 4m``: line 6 of that photo's label file says 4p where the tile is 4m; SHOWN
+    ``-`` (NO_TILE) drops a label that boxes a tile labelled by another line already."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as err:
@@ -136,7 +139,8 @@ def read_fixes(path: str | Path) -> dict[str, dict[int, tuple[str, str]]]:
         fields = line.split("#", 1)[0].split()
         if not fields:
             continue
-        if len(fields) != 4 or not fields[1].isdigit() or not set(fields[2:]) <= set(DETECTOR_CLASSES):
+        if (len(fields) != 4 or not fields[1].isdigit() or fields[2] not in DETECTOR_CLASSES
+                or fields[3] not in {*DETECTOR_CLASSES, NO_TILE}):
             raise EvalError(f"{path}:{number}: expected PHOTO LINE LABELLED SHOWN with tile codes: {line!r}")
         fixes.setdefault(fields[0], {})[int(fields[1])] = (fields[2], fields[3])
     return fixes
@@ -183,6 +187,8 @@ def read_labels(path: Path, codes: Sequence[str], width: int, height: int,
             labelled, code = fixes[number]
             if codes[cls] != labelled:
                 raise EvalError(f"{path}:{number}: the fix expects {labelled}, the label gives {codes[cls]}")
+            if code == NO_TILE:
+                continue
         labels.append(Label(code, ((cx - w / 2) * width, (cy - h / 2) * height,
                                    (cx + w / 2) * width, (cy + h / 2) * height)))
     return labels
