@@ -410,7 +410,7 @@ def evaluate_samples(samples: Sequence[Sample], classes: Sequence[str] | None = 
         if len(sample.labels) in HAND_SIZES:
             hand_photos += 1
             hand_exact += is_exact
-            hand_read += is_exact or _hand_read_exactly(sample)
+            hand_read += _hand_read_exactly(sample)
     per_class: dict[str, dict[str, Any]] = {}
     ap = np.full((len(codes), len(IOU_THRESHOLDS)), np.nan)
     for c, code in enumerate(codes):
