@@ -93,6 +93,21 @@ def test_data_yaml_has_absolute_paths_and_only_adds_training_images(tmp_path):
         write_data_yaml(tmp_path / "synth", tmp_path / "x.yaml")
 
 
+def test_train_options_reach_the_recipe(monkeypatch, tmp_path):
+    import argparse
+
+    from vision.train import train as recipe
+
+    seen = {}
+    monkeypatch.setattr(recipe, "train", lambda *args, **overrides: seen.update(overrides) or tmp_path)
+    parser = argparse.ArgumentParser()
+    recipe.add_arguments(parser)
+    recipe.run_from_args(parser.parse_args(["--data", str(tmp_path), "--degrees", "30", "--imgsz", "448"]))
+    assert seen["degrees"] == 30.0 and seen["imgsz"] == 448
+    recipe.run_from_args(parser.parse_args(["--data", str(tmp_path)]))
+    assert seen["degrees"] == recipe.HYPERPARAMETERS["degrees"]
+
+
 @pytest.mark.parametrize("argv", [["train"], ["train", "--data", "/nonexistent"], ["train", "--resume", "/none.pt"]])
 def test_train_command_rejects_bad_input_with_exit_2(argv, capsys):
     assert cli_main(argv) == 2

@@ -126,6 +126,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--lr0", type=float, default=HYPERPARAMETERS["lr0"], help="initial learning rate")
     parser.add_argument("--close-mosaic", type=int, default=HYPERPARAMETERS["close_mosaic"],
                         help="last epochs trained without mosaic")
+    parser.add_argument("--degrees", type=float, default=HYPERPARAMETERS["degrees"],
+                        help="photos turned at random by up to this many degrees either way")
     parser.add_argument("--warm", type=Path, help="warm-start .pt (built from mahjong-detector when missing)")
     parser.add_argument("--resume", type=Path, metavar="LAST_PT", help="continue a run from its weights/last.pt")
 
@@ -139,7 +141,8 @@ def run_from_args(args: argparse.Namespace) -> Path:
     if args.data is None:
         raise ValueError("--data is required unless --resume is given")
     return train(args.data, args.project, args.name, args.epochs, args.warm, args.extra_train,
-                 batch=args.batch, lr0=args.lr0, close_mosaic=args.close_mosaic, imgsz=args.imgsz)
+                 batch=args.batch, lr0=args.lr0, close_mosaic=args.close_mosaic, imgsz=args.imgsz,
+                 degrees=args.degrees)
 
 
 def main(argv: list[str] | None = None) -> None:
