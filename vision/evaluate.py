@@ -278,7 +278,8 @@ def _sweep_reader(reader: Any, codes: Sequence[str], pairs: Sequence[tuple[Path,
         image = load_image(image_path.read_bytes())
         labels = read_labels(label_path, codes, image.width, image.height, (fixes or {}).get(image_path.name))
         for setting, samples in zip(settings, readings, strict=True):
-            samples.append(Sample(image_path.name, labels, [], reader.detect(image.bgr, **setting)))
+            samples.append(Sample(image_path.name, labels, [], reader.detect(image.bgr, **setting),
+                                  (image.width, image.height)))
     return [_sweep_row(samples, reader.names, setting, reader.merge_iou)
             for setting, samples in zip(settings, readings, strict=True)]
 
@@ -293,7 +294,7 @@ def _sweep_row(samples: Sequence[Sample], names: Sequence[str], setting: Mapping
     return {"conf": conf, "bonus_conf": setting.get("bonus_conf", conf), "back_conf": setting.get("back_conf", conf),
             "merge_iou": merge_iou,
             **{k: report[k] for k in ("predictions", "tile_accuracy", "tile_precision", "exact_rate",
-                                      "hand_exact_rate", "bonus_recall")},
+                                      "hand_exact_rate", "hand_read_rate", "bonus_recall")},
             "back_recall": report["per_class"].get(BACK_CODE, {}).get("recall"), "f1": round(f1, 4)}
 
 

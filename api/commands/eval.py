@@ -46,7 +46,7 @@ SWEEP_GROUP_CONFS = (0.05, 0.08, 0.1, 0.12, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.4
 #: The thresholds of flowers and of backs, swept in this order, each at the best of the tables before it.
 SWEEP_GROUPS = ("bonus_conf", "back_conf")
 SWEEP_COLUMNS = ("conf", "bonus_conf", "back_conf", "merge_iou", "predictions", "tile_accuracy", "tile_precision",
-                 "f1", "exact_rate", "hand_exact_rate", "bonus_recall", "back_recall")
+                 "f1", "exact_rate", "hand_exact_rate", "hand_read_rate", "bonus_recall", "back_recall")
 
 
 def run(args) -> int:
