@@ -172,6 +172,7 @@ def test_discards_far_from_the_hand_are_other():
     layout = assemble(t.detections(), 1600, 1400)
     others = sorted(i for g in layout.groups if g["role"] == "other" for i in g["tiles"])
     assert others == sorted(discards[0] + wall[0])
+    assert layout.in_hand() == sorted(set(range(len(t.dets))) - set(others))
     assert layout.hand.winning_tile == "2z" and len(layout.hand.concealed) == 13
 
 

@@ -443,9 +443,7 @@ def _hand_read_exactly(sample: Sample) -> bool:
     """Whether the tiles the layout puts in the hand (every group but "other") are exactly the labelled ones: a
     hand photo's labels are its hand, and tiles around it that the layout files apart are not part of what the
     product reads as the hand, labelled or not."""
-    layout = assemble(list(sample.operating), *sample.size)
-    in_hand = [d for d, g in zip(sample.operating, layout.tile_group, strict=True)
-               if g is not None and layout.groups[g]["role"] != "other"]
+    in_hand = [sample.operating[i] for i in assemble(list(sample.operating), *sample.size).in_hand()]
     match = match_tiles(sample.labels, in_hand)
     return len(match.correct) == len(sample.labels) == len(in_hand)
 

@@ -67,6 +67,10 @@ class Layout:
     hand: Hand | None = None
     warnings: list[str] = field(default_factory=list)
 
+    def in_hand(self) -> list[int]:
+        """The detections the hand was read from: every tile in a group but the clutter ("other")."""
+        return [i for i, g in enumerate(self.tile_group) if g is not None and self.groups[g]["role"] != "other"]
+
     def to_json(self) -> dict:
         return {
             "groups": self.groups,
