@@ -106,7 +106,7 @@ def assemble(detections: list[Detection], width: int, height: int) -> Layout:
     kept = _without_duplicates(detections, layout.warnings)
     flowers = [i for i in kept if is_bonus(detections[i].code)]
     playing = {i for i in kept if not is_bonus(detections[i].code)}
-    segments, line_of = _playing_segments(*_segments(_rows(kept, geo), geo, playing), detections)
+    segments, line_of = _only(playing, *_segments(_rows(kept, geo), geo, playing))
     hand_cluster, left_out = _find_hand(segments, line_of, detections, geo)
     for k in sorted(left_out):
         names = " ".join(detections[i].code for i in segments[k])
@@ -336,11 +336,11 @@ def _segments(lines: list[list[int]], geo: _Geometry, measure: set[int]) -> tupl
     return segments, line_of
 
 
-def _playing_segments(segments: list[list[int]], line_of: list[int], dets: list[Detection]
-                      ) -> tuple[list[list[int]], list[int]]:
-    """The segments without their bonus tiles (segments of bonus tiles alone dropped). Rows are cut with the
-    bonus tiles in them, so that flowers lying in a row between its tiles take their place in it, not a gap."""
-    kept = [([i for i in seg if not is_bonus(dets[i].code)], line) for seg, line in zip(segments, line_of, strict=True)]
+def _only(tiles: set[int], segments: list[list[int]], line_of: list[int]) -> tuple[list[list[int]], list[int]]:
+    """The segments (and their lines) cut down to ``tiles``, those left empty dropped. Rows are cut with the bonus
+    tiles in them, then cut down to the playing tiles, so that flowers lying in a row between its tiles take their
+    place in it, not a gap."""
+    kept = [([i for i in seg if i in tiles], line) for seg, line in zip(segments, line_of, strict=True)]
     kept = [(seg, line) for seg, line in kept if seg]
     return [seg for seg, _ in kept], [line for _, line in kept]
 
