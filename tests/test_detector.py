@@ -154,3 +154,11 @@ def test_letterbox_keeps_the_aspect_and_pads_grey(tmp_path):
     assert blob.shape == (1, 3, 64, 64) and blob.dtype == np.float32
     assert box.ratio == 1.0 and (box.pad_x, box.pad_y) == (0, 16)
     assert blob[0, :, 0, 0] == pytest.approx([114 / 255] * 3) and blob[0, :, 32, 32] == pytest.approx([1.0] * 3)
+
+
+def test_a_dynamic_input_is_the_least_stride_multiple_that_holds_the_photo(tmp_path):
+    detector = Detector(tiny_model(tmp_path / "tiny.onnx", [anchor(0, 0, 1, 1, t1m=0.1)], size=None), threads=1,
+                        input_size=448)
+    assert detector.input_shape_for(891, 321) == (448, 192)  # 448 / 891 * 891 rounds a hair above 448
+    assert detector.input_shape_for(640, 640) == (448, 448)
+    assert detector.input_shape_for(100, 450, input_size=768) == (192, 768)

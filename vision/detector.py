@@ -179,7 +179,8 @@ class Detector:
         if self.fixed_shape:
             return self.fixed_shape
         ratio = (input_size or self.input_size) / max(height, width)
-        return (math.ceil(height * ratio / STRIDE) * STRIDE, math.ceil(width * ratio / STRIDE) * STRIDE)
+        # less a hair: 448 / 891 * 891 is 448.00000000000006 in floating point, which is not 480 px of input
+        return (math.ceil(height * ratio / STRIDE - 1e-9) * STRIDE, math.ceil(width * ratio / STRIDE - 1e-9) * STRIDE)
 
     def letterbox(self, bgr: np.ndarray, input_size: int | None = None) -> tuple[np.ndarray, Letterbox]:
         """Fit the photo into the model input (aspect kept, centred, grey padding): a 1x3xHxW float RGB blob."""
