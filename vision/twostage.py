@@ -133,9 +133,10 @@ class TwoStageDetector:
         """The located boxes whose chance of a tile times the classifier's probability reaches ``keep_at`` (the
         pair's by default), each named by the classifier: code, probability, runner-up codes; no more copies of a
         code than one set holds where the runner-ups allow (``vision.copies``)."""
+        keep_at = keep_at or self.keep_at
+        located = [d for d in located if d.confidence >= keep_at.lowest]  # no probability keeps a box below it
         if not located:
             return []
-        keep_at = keep_at or self.keep_at
         boxes = [tuple(v * pixel_scale for v in d.box) for d in located]
         probs = self.classifier.probabilities(bgr, boxes)
         read = []
