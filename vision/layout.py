@@ -157,7 +157,7 @@ def _iou(a, b) -> float:
     return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
 
 
-def _row_angle(centres: np.ndarray, size: np.ndarray) -> float:
+def row_angle(centres: np.ndarray, size: np.ndarray) -> float:
     """The dominant direction from each tile to its nearest neighbours (rows of touching tiles), in radians."""
     n = len(centres)
     if n < 2:
@@ -191,7 +191,7 @@ def _geometry(dets: list[Detection]) -> _Geometry:
     h = np.maximum(boxes[:, 3] - boxes[:, 1], 1.0)
     centres = np.c_[(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2]
     short = np.minimum(w, h)
-    theta = _row_angle(centres, short)
+    theta = row_angle(centres, short)
     c, s = np.cos(theta), np.sin(theta)
     u = centres[:, 0] * c + centres[:, 1] * s
     v = -centres[:, 0] * s + centres[:, 1] * c
@@ -220,7 +220,7 @@ def _rows(idx: list[int], geo: _Geometry) -> list[list[int]]:
     alone = [line[0] for line in lines if len(line) == 1]
     if len(alone) >= 3:
         sub = np.array(alone)
-        theta2 = _row_angle(geo.centres[sub], geo.size[sub])
+        theta2 = row_angle(geo.centres[sub], geo.size[sub])
         theta1 = float(np.arctan2(geo.direction[alone[0], 1], geo.direction[alone[0], 0]))
         if abs(np.angle(np.exp(2j * (theta2 - theta1)))) / 2 > np.radians(SECOND_TURN):
             _turn(geo, sub, theta2)

@@ -9,8 +9,9 @@ classifier reads a clear face in it, and goes if it reads none. Flowers and seas
 own (``BONUS_CONF``): they lie apart from the hand, where the detector is least sure of a tile, while the classifier
 reads their pictures as surely as any face. So are face-down tiles (``BACK_CONF``), which the detector has seen only
 in synthetic photos. The classifier's runner-ups become the tile's ``alternatives``. A photo squeezed out of its
-aspect ratio is read squashed back (``vision.aspect``); one whose tiles are small at the detector's input is read
-again at a larger input, its boxes kept next to the tiles first found (``vision.zoom``).
+aspect ratio is read squashed back (``vision.aspect``); one whose rows run diagonal is read again turned so that
+they run level (``vision.turn``); one whose tiles are small at the detector's input is read again at a larger
+input (turned, if it is turned), its boxes kept next to the tiles first found (``vision.zoom``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from .classifier import CropClassifier, default_classifier_path
 from .copies import limit_copies
 from .detection import Detection
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
-from .zoom import COVERED, ZOOM_INPUT, combined, second_reading_input
+from .turn import TURN_MARGIN, row_turn, turned, turned_back
+from .zoom import COVERED, ZOOM_INPUT, combined, second_reading_input, tile_side
 
 #: The operating point of the pair, chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep --input-size N``
 #: (models/README.md): the detector only has to find the tiles, which it does as well at 448 px as at 640 px
@@ -150,11 +152,19 @@ class TwoStageDetector:
         return limit_copies(read)
 
     def find(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None,
-             input_size: int | None = None) -> list[Detection]:
-        """Locate (at a detector input of ``input_size``, its own by default) and read the tiles of ``bgr`` as it is;
-        a second, larger reading drops the boxes its better boxes cover (``vision.zoom.COVERED``)."""
-        located = self.locate(*self.detector.raw(bgr, pixel_scale, input_size), covered=COVERED if input_size else None)
+             input_size: int | None = None, covered: float | None = None) -> list[Detection]:
+        """Locate (at a detector input of ``input_size``, its own by default; ``covered`` as ``decode`` takes it)
+        and read the tiles of ``bgr`` as it is."""
+        located = self.locate(*self.detector.raw(bgr, pixel_scale, input_size), covered=covered)
         return self.read(bgr, located, pixel_scale, keep_at=keep_at)
+
+    @staticmethod
+    def turned_level(bgr: np.ndarray, turn: float, found: Sequence[Detection], pixel_scale: float = 1.0
+                     ) -> tuple[np.ndarray, np.ndarray]:
+        """The band of ``bgr`` around the tiles ``found`` turned by ``turn`` degrees (``vision.turn``), and the
+        matrix back."""
+        side = tile_side(found) * pixel_scale
+        return turned(bgr, turn, [[v * pixel_scale for v in t.box] for t in found], margin=TURN_MARGIN * side)
 
     def zoom_for(self, found: Sequence[Detection], bgr: np.ndarray, pixel_scale: float = 1.0) -> int | None:
         """The larger detector input to read ``bgr`` again at when the tiles ``found`` are small (``vision.zoom``);
@@ -168,8 +178,8 @@ class TwoStageDetector:
     def detect(self, bgr: np.ndarray, pixel_scale: float = 1.0, *, conf: float | None = None,
                bonus_conf: float | None = None, back_conf: float | None = None) -> list[Detection]:
         """The tiles, read (at ``thresholds(conf, bonus_conf, back_conf)``); a photo squeezed out of its aspect
-        ratio is read squashed back (``vision.aspect``), one whose tiles are small is read again larger
-        (``vision.zoom``)."""
+        ratio is read squashed back (``vision.aspect``), one whose rows run diagonal is read again turned level
+        (``vision.turn``), one whose tiles are small is read again larger (``vision.zoom``)."""
         keep_at = self.thresholds(conf, bonus_conf, back_conf)
         found = self.find(bgr, pixel_scale, keep_at)
         if looks_stretched(found, bgr.shape[1], bgr.shape[0]):
@@ -179,9 +189,16 @@ class TwoStageDetector:
             squash, reading, (scale_x, scale_y) = squashed
             return rescaled(reading, scale_x / pixel_scale, scale_y / pixel_scale)
         zoom = self.zoom_for(found, bgr, pixel_scale)
-        if zoom is None:
+        covered = COVERED if zoom else None
+        turn = row_turn(found)
+        if turn is not None:
+            image, back = self.turned_level(bgr, turn, found, pixel_scale)
+            again = turned_back(self.find(image, pixel_scale, keep_at, zoom, covered), back, pixel_scale)
+        elif zoom is not None:
+            again = self.find(bgr, pixel_scale, keep_at, zoom, covered)
+        else:
             return found
-        return limit_copies(combined(self.find(bgr, pixel_scale, keep_at, zoom), found))  # one set, in both readings
+        return limit_copies(combined(again, found))  # one set, in both readings
 
     def best_squash(self, bgr: np.ndarray, to_beat: float, keep_at: KeepAt | None = None
                     ) -> tuple[Squash, list[Detection], tuple[float, float]] | None:
@@ -207,15 +224,23 @@ class TwoStageDetector:
                 squash, _, scales = squashed
                 candidates, operating = self._eval_reading(squash.apply(bgr), low_conf)
                 return rescaled(candidates, *scales), rescaled(operating, *scales)
-        elif zoom := self.zoom_for(operating, bgr):
-            zoomed_candidates, zoomed = self._eval_reading(bgr, low_conf, zoom)
-            return combined(zoomed_candidates, candidates, operating), limit_copies(combined(zoomed, operating))
-        return candidates, operating
+            return candidates, operating
+        zoom = self.zoom_for(operating, bgr)
+        covered = COVERED if zoom else None
+        turn = row_turn(operating)
+        if turn is not None:
+            image, back = self.turned_level(bgr, turn, operating)
+            again_candidates, again = (turned_back(found, back) for found in self._eval_reading(image, low_conf, zoom,
+                                                                                              covered))
+        elif zoom is not None:
+            again_candidates, again = self._eval_reading(bgr, low_conf, zoom, covered)
+        else:
+            return candidates, operating
+        return combined(again_candidates, candidates, operating), limit_copies(combined(again, operating))
 
-    def _eval_reading(self, bgr: np.ndarray, low_conf: float, input_size: int | None = None
-                      ) -> tuple[list[Detection], list[Detection]]:
+    def _eval_reading(self, bgr: np.ndarray, low_conf: float, input_size: int | None = None,
+                      covered: float | None = None) -> tuple[list[Detection], list[Detection]]:
         boxes, scores = self.detector.raw(bgr, input_size=input_size)
-        covered = COVERED if input_size else None
         located = self.locate(boxes, scores, conf=low_conf, max_det=EVAL_CANDIDATES, covered=covered)
         probs = self.classifier.probabilities(bgr, [d.box for d in located])
         candidates = []

@@ -1,0 +1,92 @@
+"""Photos whose rows run diagonal: read again turned so that the rows run level.
+
+The detector learnt tiles upright or lying sideways (its training photos turned by at most 5 degrees) and the
+classifier mostly so. On a row laid diagonally across the photo every tile is turned 20-70 degrees: the detector
+doubts some of them (on hk-photos ``valid`` the tiles of such rows it missed had a chance of a tile of 0.19-0.42)
+and draws others looser than the row's labels. When most of the tiles found have their nearest neighbour along
+one direction (rows) and that direction runs ``DIAGONAL`` degrees or more off the photo's axes, the photo is read
+again turned so that the rows run level, and that reading's tiles, their boxes turned back, take the place of the
+first reading's (``vision.zoom.combined``: the first reading's tiles it has no box on stay). Only the band around
+the tiles found is turned and read: a row turned level is long and narrow, and its detector input a third to a
+half of a whole photo's. A heap of tiles lying every way is not turned: turned for a few of them, the others'
+boxes, turned back, grow loose.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from .detection import Detection
+from .layout import row_angle
+
+#: Fewer tiles found than this say too little about rows.
+MIN_TILES = 5
+#: Rows at least this many degrees off the photo's axes are read again turned level.
+DIAGONAL = 20.0
+#: ... when at least this share of the tiles found have their nearest neighbour within ALONG degrees of the rows'
+#: direction: tiles in rows, not a heap.
+IN_ROWS, ALONG = 0.8, 20.0
+#: The turned reading covers the tiles found and this many tile sides around them (the second reading's tiles are
+#: kept only within ``vision.zoom.REACH`` tile sides of the first's; the rest is the table around the row, which
+#: the detector reads its tiles against: with 1.5 it read 2 fewer of the 22 diagonal rows of hk-photos ``valid``).
+TURN_MARGIN = 3.0
+
+
+def row_turn(tiles: Sequence[Detection]) -> float | None:
+    """The angle in degrees (``cv2.getRotationMatrix2D``'s sense) that turns the rows of ``tiles`` level, or None
+    when they are too few, not in rows, or within ``DIAGONAL`` degrees of level or upright already."""
+    if len(tiles) < MIN_TILES:
+        return None
+    boxes = np.array([t.box for t in tiles], float)
+    centres = np.c_[(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2]
+    theta = row_angle(centres, np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))
+    degrees = float(np.degrees(theta))
+    if abs((degrees + 45) % 90 - 45) < DIAGONAL:
+        return None
+    diff = centres[None, :, :] - centres[:, None, :]
+    dist = np.hypot(diff[..., 0], diff[..., 1])
+    np.fill_diagonal(dist, np.inf)
+    nearest = diff[np.arange(len(centres)), dist.argmin(axis=1)]
+    direction = np.arctan2(nearest[:, 1], nearest[:, 0])
+    along = np.abs(np.angle(np.exp(2j * (direction - theta)))) < np.radians(2 * ALONG)  # rows have no head or tail
+    return degrees if along.mean() >= IN_ROWS else None
+
+
+def turned(bgr: np.ndarray, degrees: float, around: Sequence[Sequence[float]] | None = None,
+           margin: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+    """``bgr`` turned by ``degrees`` (edges repeated into the corners), and the 2 x 3 matrix that takes the turned
+    image's pixels back to ``bgr``'s. The turned image holds the whole photo, or with ``around`` (boxes in
+    ``bgr``'s pixels) only the upright rectangle around those boxes turned, ``margin`` pixels wider each way: a
+    row of tiles turned level is a narrow band, read in a fraction of a whole photo's time."""
+    height, width = bgr.shape[:2]
+    matrix = cv2.getRotationMatrix2D((width / 2, height / 2), degrees, 1.0)
+    if around is None:
+        corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], float)
+    else:
+        corners = np.array([(x, y) for x1, y1, x2, y2 in around for x in (x1, x2) for y in (y1, y2)], float)
+    ends = np.c_[corners, np.ones(len(corners))] @ matrix.T
+    lo = np.floor(ends.min(axis=0) - margin)
+    hi = np.ceil(ends.max(axis=0) + margin)
+    if around is not None:  # never beyond the photo turned whole
+        whole = np.array([[0, 0, 1], [width, 0, 1], [width, height, 1], [0, height, 1]], float) @ matrix.T
+        lo, hi = np.maximum(lo, np.floor(whole.min(axis=0))), np.minimum(hi, np.ceil(whole.max(axis=0)))
+    matrix[:, 2] -= lo
+    size = (int(hi[0] - lo[0]), int(hi[1] - lo[1]))
+    image = cv2.warpAffine(bgr, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return image, cv2.invertAffineTransform(matrix)
+
+
+def turned_back(tiles: Sequence[Detection], back: np.ndarray, pixel_scale: float = 1.0) -> list[Detection]:
+    """``tiles`` read in the turned image (boxes in its pixels over ``pixel_scale``) with their boxes in the
+    photo's: the upright box around each box's corners taken back."""
+    out = []
+    for tile in tiles:
+        x1, y1, x2, y2 = (v * pixel_scale for v in tile.box)
+        corners = np.array([[x1, y1, 1.0], [x2, y1, 1.0], [x2, y2, 1.0], [x1, y2, 1.0]]) @ back.T / pixel_scale
+        lo, hi = corners.min(axis=0), corners.max(axis=0)
+        out.append(replace(tile, box=(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))))
+    return out
