@@ -22,6 +22,7 @@ import numpy as np
 
 from .detection import Detection
 from .layout import row_angle
+from .zoom import tile_side
 
 #: Fewer tiles found than this say too little about rows.
 MIN_TILES = 5
@@ -78,6 +79,14 @@ def turned(bgr: np.ndarray, degrees: float, around: Sequence[Sequence[float]] | 
     size = (int(hi[0] - lo[0]), int(hi[1] - lo[1]))
     image = cv2.warpAffine(bgr, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     return image, cv2.invertAffineTransform(matrix)
+
+
+def turned_band(bgr: np.ndarray, degrees: float, tiles: Sequence[Detection], pixel_scale: float = 1.0
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """The band of ``bgr`` around ``tiles`` (boxes in its pixels over ``pixel_scale``) turned by ``degrees``,
+    ``TURN_MARGIN`` tile sides wide each way, and the matrix back (``turned``)."""
+    boxes = [[v * pixel_scale for v in t.box] for t in tiles]
+    return turned(bgr, degrees, boxes, margin=TURN_MARGIN * tile_side(tiles) * pixel_scale)
 
 
 def turned_back(tiles: Sequence[Detection], back: np.ndarray, pixel_scale: float = 1.0) -> list[Detection]:

@@ -30,8 +30,8 @@ from .classifier import CropClassifier, default_classifier_path
 from .copies import limit_copies
 from .detection import Detection
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
-from .turn import TURN_MARGIN, row_turn, turned, turned_back
-from .zoom import COVERED, ZOOM_INPUT, combined, second_reading_input, tile_side
+from .turn import row_turn, turned_back, turned_band
+from .zoom import COVERED, ZOOM_INPUT, combined, second_reading_input
 
 #: The operating point of the pair, chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep --input-size N``
 #: (models/README.md): the detector only has to find the tiles, which it does as well at 448 px as at 640 px
@@ -158,14 +158,6 @@ class TwoStageDetector:
         located = self.locate(*self.detector.raw(bgr, pixel_scale, input_size), covered=covered)
         return self.read(bgr, located, pixel_scale, keep_at=keep_at)
 
-    @staticmethod
-    def turned_level(bgr: np.ndarray, turn: float, found: Sequence[Detection], pixel_scale: float = 1.0
-                     ) -> tuple[np.ndarray, np.ndarray]:
-        """The band of ``bgr`` around the tiles ``found`` turned by ``turn`` degrees (``vision.turn``), and the
-        matrix back."""
-        side = tile_side(found) * pixel_scale
-        return turned(bgr, turn, [[v * pixel_scale for v in t.box] for t in found], margin=TURN_MARGIN * side)
-
     def zoom_for(self, found: Sequence[Detection], bgr: np.ndarray, pixel_scale: float = 1.0) -> int | None:
         """The larger detector input to read ``bgr`` again at when the tiles ``found`` are small (``vision.zoom``);
         None when they are not, when the detector's input is fixed or when the pair reads every photo once."""
@@ -192,7 +184,7 @@ class TwoStageDetector:
         covered = COVERED if zoom else None
         turn = row_turn(found)
         if turn is not None:
-            image, back = self.turned_level(bgr, turn, found, pixel_scale)
+            image, back = turned_band(bgr, turn, found, pixel_scale)
             again = turned_back(self.find(image, pixel_scale, keep_at, zoom, covered), back, pixel_scale)
         elif zoom is not None:
             again = self.find(bgr, pixel_scale, keep_at, zoom, covered)
@@ -229,7 +221,7 @@ class TwoStageDetector:
         covered = COVERED if zoom else None
         turn = row_turn(operating)
         if turn is not None:
-            image, back = self.turned_level(bgr, turn, operating)
+            image, back = turned_band(bgr, turn, operating)
             again_candidates, again = (turned_back(found, back) for found in self._eval_reading(image, low_conf, zoom,
                                                                                               covered))
         elif zoom is not None:
