@@ -65,16 +65,12 @@ def turned(bgr: np.ndarray, degrees: float, around: Sequence[Sequence[float]] | 
     row of tiles turned level is a narrow band, read in a fraction of a whole photo's time."""
     height, width = bgr.shape[:2]
     matrix = cv2.getRotationMatrix2D((width / 2, height / 2), degrees, 1.0)
-    if around is None:
-        corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], float)
-    else:
-        corners = np.array([(x, y) for x1, y1, x2, y2 in around for x in (x1, x2) for y in (y1, y2)], float)
-    ends = np.c_[corners, np.ones(len(corners))] @ matrix.T
-    lo = np.floor(ends.min(axis=0) - margin)
-    hi = np.ceil(ends.max(axis=0) + margin)
-    if around is not None:  # never beyond the photo turned whole
-        whole = np.array([[0, 0, 1], [width, 0, 1], [width, height, 1], [0, height, 1]], float) @ matrix.T
-        lo, hi = np.maximum(lo, np.floor(whole.min(axis=0))), np.minimum(hi, np.ceil(whole.max(axis=0)))
+    whole = _corners([(0, 0, width, height)]) @ matrix.T
+    lo, hi = np.floor(whole.min(axis=0)), np.ceil(whole.max(axis=0))
+    if around is not None:  # the band, never beyond the photo turned whole
+        ends = _corners(around) @ matrix.T
+        lo = np.maximum(lo, np.floor(ends.min(axis=0) - margin))
+        hi = np.minimum(hi, np.ceil(ends.max(axis=0) + margin))
     matrix[:, 2] -= lo
     size = (int(hi[0] - lo[0]), int(hi[1] - lo[1]))
     image = cv2.warpAffine(bgr, matrix, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -94,8 +90,12 @@ def turned_back(tiles: Sequence[Detection], back: np.ndarray, pixel_scale: float
     photo's: the upright box around each box's corners taken back."""
     out = []
     for tile in tiles:
-        x1, y1, x2, y2 = (v * pixel_scale for v in tile.box)
-        corners = np.array([[x1, y1, 1.0], [x2, y1, 1.0], [x2, y2, 1.0], [x1, y2, 1.0]]) @ back.T / pixel_scale
+        corners = _corners([[v * pixel_scale for v in tile.box]]) @ back.T / pixel_scale
         lo, hi = corners.min(axis=0), corners.max(axis=0)
         out.append(replace(tile, box=(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))))
     return out
+
+
+def _corners(boxes: Sequence[Sequence[float]]) -> np.ndarray:
+    """The four corners of each box (x1 y1 x2 y2) as rows x, y, 1, for a 2 x 3 matrix to move."""
+    return np.array([(x, y, 1.0) for x1, y1, x2, y2 in boxes for x in (x1, x2) for y in (y1, y2)], float)
