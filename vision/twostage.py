@@ -152,10 +152,10 @@ class TwoStageDetector:
         return limit_copies(read)
 
     def find(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None,
-             input_size: int | None = None, covered: float | None = None) -> list[Detection]:
-        """Locate (at a detector input of ``input_size``, its own by default; ``covered`` as ``decode`` takes it)
-        and read the tiles of ``bgr`` as it is."""
-        located = self.locate(*self.detector.raw(bgr, pixel_scale, input_size), covered=covered)
+             input_size: int | None = None) -> list[Detection]:
+        """Locate (at a detector input of ``input_size``, its own by default) and read the tiles of ``bgr`` as it is;
+        a second, larger reading drops the boxes its better boxes cover (``vision.zoom.COVERED``)."""
+        located = self.locate(*self.detector.raw(bgr, pixel_scale, input_size), covered=COVERED if input_size else None)
         return self.read(bgr, located, pixel_scale, keep_at=keep_at)
 
     def zoom_for(self, found: Sequence[Detection], bgr: np.ndarray, pixel_scale: float = 1.0) -> int | None:
@@ -181,13 +181,12 @@ class TwoStageDetector:
             squash, reading, (scale_x, scale_y) = squashed
             return rescaled(reading, scale_x / pixel_scale, scale_y / pixel_scale)
         zoom = self.zoom_for(found, bgr, pixel_scale)
-        covered = COVERED if zoom else None
         turn = row_turn(found)
         if turn is not None:
             image, back = turned_band(bgr, turn, found, pixel_scale)
-            again = turned_back(self.find(image, pixel_scale, keep_at, zoom, covered), back, pixel_scale)
+            again = turned_back(self.find(image, pixel_scale, keep_at, zoom), back, pixel_scale)
         elif zoom is not None:
-            again = self.find(bgr, pixel_scale, keep_at, zoom, covered)
+            again = self.find(bgr, pixel_scale, keep_at, zoom)
         else:
             return found
         return limit_copies(combined(again, found))  # one set, in both readings
@@ -218,21 +217,20 @@ class TwoStageDetector:
                 return rescaled(candidates, *scales), rescaled(operating, *scales)
             return candidates, operating
         zoom = self.zoom_for(operating, bgr)
-        covered = COVERED if zoom else None
         turn = row_turn(operating)
         if turn is not None:
             image, back = turned_band(bgr, turn, operating)
-            again_candidates, again = (turned_back(found, back) for found in self._eval_reading(image, low_conf, zoom,
-                                                                                              covered))
+            again_candidates, again = (turned_back(found, back) for found in self._eval_reading(image, low_conf, zoom))
         elif zoom is not None:
-            again_candidates, again = self._eval_reading(bgr, low_conf, zoom, covered)
+            again_candidates, again = self._eval_reading(bgr, low_conf, zoom)
         else:
             return candidates, operating
         return combined(again_candidates, candidates, operating), limit_copies(combined(again, operating))
 
-    def _eval_reading(self, bgr: np.ndarray, low_conf: float, input_size: int | None = None,
-                      covered: float | None = None) -> tuple[list[Detection], list[Detection]]:
+    def _eval_reading(self, bgr: np.ndarray, low_conf: float, input_size: int | None = None
+                      ) -> tuple[list[Detection], list[Detection]]:
         boxes, scores = self.detector.raw(bgr, input_size=input_size)
+        covered = COVERED if input_size else None
         located = self.locate(boxes, scores, conf=low_conf, max_det=EVAL_CANDIDATES, covered=covered)
         probs = self.classifier.probabilities(bgr, [d.box for d in located])
         candidates = []
