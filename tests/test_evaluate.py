@@ -258,6 +258,32 @@ def test_cli_eval_applies_the_fixes_and_says_how_many(dataset, tmp_path, capsys)
     assert main(["eval", str(dataset), "--model", str(model), "--fixes", str(tmp_path / "absent.txt")]) == 2
 
 
+def test_the_ceiling_reads_each_photo_as_its_fixes_say_and_scores_it_on_the_labels_as_given(dataset, tmp_path):
+    from vision.evaluate import ceiling_samples
+
+    samples = {s.name: s for s in ceiling_samples(dataset, {"p80.png": {3: ("3s", "4s")}})}
+    assert [d.code for d in samples["p80.png"].operating] == ["5p", "1f", "4s"]
+    assert [label.code for label in samples["p80.png"].labels] == ["5p", "1f", "3s"]
+    assert all(d.confidence == 1.0 for s in samples.values() for d in s.operating)
+    report = evaluate_samples(list(samples.values()))
+    assert report["tile_accuracy"] == pytest.approx(4 / 5)  # the mislabelled tile, read right, counts wrong
+    assert report["exact_photos"] == 2
+
+
+def test_cli_eval_ceiling_needs_fixes_and_runs_no_model(dataset, tmp_path, capsys):
+    from api.cli import main
+
+    fixes = tmp_path / "fixes.txt"
+    fixes.write_text("p40.png 2 2m 3m\n")
+    assert main(["eval", str(dataset), "--ceiling", "--json", "--fixes", str(fixes),
+                 "--model", str(tmp_path / "absent.onnx")]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["tile_accuracy"] == pytest.approx(4 / 5) and report["label_fixes"] == 1
+    assert str(fixes) in report["model"]
+    assert main(["eval", str(dataset), "--ceiling"]) == 2
+    assert "--ceiling needs --fixes" in capsys.readouterr().err
+
+
 def _hand_photo(extra: list[Detection]):
     """A labelled hand of 14 tiles in a row, read right, plus the ``extra`` readings."""
     from vision.evaluate import Sample

@@ -37,6 +37,10 @@ def register(sub) -> None:
                         help="instead, list the operating figures at a range of confidence thresholds; with the "
                              "crop classifier, then at the best one the thresholds of flowers and seasons, then of "
                              "face-down tiles; a threshold given (--conf, --bonus-conf, --back-conf) is held instead")
+    parser.add_argument("--ceiling", action="store_true",
+                        help="instead of running the model, score the labels as --fixes corrects them, every tile "
+                             "read with certainty, against the labels as given: the most any reader can score on "
+                             "the dataset's own labels")
     add_model_flags(parser)
     parser.set_defaults(run=run)
 
@@ -64,6 +68,8 @@ def run(args) -> int:
         args.label_fixes = read_fixes(args.fixes) if args.fixes else {}
     except EvalError as err:
         raise UsageError(str(err)) from None
+    if args.ceiling:
+        return run_ceiling(args)
     recognizer = load_recognizer(args)
     detector = recognizer.detector
     if args.sweep:
@@ -76,16 +82,36 @@ def run(args) -> int:
             write_confusion_png(report, args.confusion)
     except EvalError as err:
         raise UsageError(str(err)) from None
-    report = {"data": args.data, "split": args.split, "model": str(detector.path), "conf": detector.conf,
+    reader = {"model": str(detector.path), "conf": detector.conf,
               "bonus_conf": getattr(detector, "bonus_conf", detector.conf),
-              "back_conf": getattr(detector, "back_conf", detector.conf),
-              "excluded": sorted(args.excluded), "label_fixes": sum(map(len, args.label_fixes.values())), **report}
+              "back_conf": getattr(detector, "back_conf", detector.conf)}
+    return _emit(args, reader, report)
+
+
+def _emit(args, reader: dict, report: dict) -> int:
+    report = {"data": args.data, "split": args.split, **reader, "excluded": sorted(args.excluded),
+              "label_fixes": sum(map(len, args.label_fixes.values())), **report}
     if args.json:
         json.dump(report, sys.stdout)
         sys.stdout.write("\n")
     else:
         print_report(report)
     return EXIT_OK
+
+
+def run_ceiling(args) -> int:
+    """The figures a reader naming every tile as the corrected labels do would reach on the labels as given."""
+    from vision.evaluate import EvalError, ceiling_samples, evaluate_samples
+
+    if not args.fixes:
+        raise UsageError("--ceiling needs --fixes: the corrected labels to read the photos by")
+    try:
+        samples = ceiling_samples(args.data, args.label_fixes, args.split, exclude=args.excluded)
+        report = evaluate_samples(samples)
+    except EvalError as err:
+        raise UsageError(str(err)) from None
+    reader = {"model": f"the labels as {args.fixes} corrects them", "conf": 1.0, "bonus_conf": 1.0, "back_conf": 1.0}
+    return _emit(args, reader, report)
 
 
 def run_sweep(args, detector) -> int:
