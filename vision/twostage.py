@@ -31,6 +31,7 @@ from .copies import limit_copies
 from .detection import Detection
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
 from .turn import row_turn, turned_back, turned_band
+from .twins import without_loose_twins
 from .zoom import COVERED, ZOOM_INPUT, combined, second_reading_input
 
 #: The operating point of the pair, chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep --input-size N``
@@ -133,8 +134,9 @@ class TwoStageDetector:
     def read(self, bgr: np.ndarray, located: Sequence[Detection], pixel_scale: float = 1.0, *,
              keep_at: KeepAt | None = None) -> list[Detection]:
         """The located boxes whose chance of a tile times the classifier's probability reaches ``keep_at`` (the
-        pair's by default), each named by the classifier: code, probability, runner-up codes; no more copies of a
-        code than one set holds where the runner-ups allow (``vision.copies``)."""
+        pair's by default), each named by the classifier: code, probability, runner-up codes; a loose second box
+        of a tile read already dropped (``vision.twins``); no more copies of a code than one set holds where the
+        runner-ups allow (``vision.copies``)."""
         keep_at = keep_at or self.keep_at
         located = [d for d in located if d.confidence >= keep_at.lowest]  # no probability keeps a box below it
         if not located:
@@ -149,7 +151,7 @@ class TwoStageDetector:
             alternatives = tuple((self.names[c], float(row[c])) for c in order[1:TOP_K + 1] if row[c] >= ALT_FLOOR)
             read.append(replace(detection, code=self.names[order[0]], confidence=float(row[order[0]]),
                                 alternatives=alternatives))
-        return limit_copies(read)
+        return limit_copies(without_loose_twins(read))
 
     def find(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None,
              input_size: int | None = None) -> list[Detection]:
@@ -189,7 +191,7 @@ class TwoStageDetector:
             again = self.find(bgr, pixel_scale, keep_at, zoom)
         else:
             return found
-        return limit_copies(combined(again, found))  # one set, in both readings
+        return limit_copies(without_loose_twins(combined(again, found)))  # one set, in both readings
 
     def best_squash(self, bgr: np.ndarray, to_beat: float, keep_at: KeepAt | None = None
                     ) -> tuple[Squash, list[Detection], tuple[float, float]] | None:
@@ -225,7 +227,8 @@ class TwoStageDetector:
             again_candidates, again = self._eval_reading(bgr, low_conf, zoom)
         else:
             return candidates, operating
-        return combined(again_candidates, candidates, operating), limit_copies(combined(again, operating))
+        return (combined(again_candidates, candidates, operating),
+                limit_copies(without_loose_twins(combined(again, operating))))
 
     def _eval_reading(self, bgr: np.ndarray, low_conf: float, input_size: int | None = None
                       ) -> tuple[list[Detection], list[Detection]]:

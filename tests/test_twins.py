@@ -1,0 +1,39 @@
+"""A loose second box of a tile read already is dropped; tiles side by side, or read as other codes, stay."""
+
+from __future__ import annotations
+
+from vision.detection import Detection
+from vision.twins import without_loose_twins
+
+
+def tile(code: str, box, confidence: float = 0.9) -> Detection:
+    return Detection(code, tuple(float(v) for v in box), confidence)
+
+
+def test_a_loose_box_round_a_tight_one_of_the_same_code_goes_whichever_is_surer():
+    tight, loose = tile("2m", (100, 100, 140, 150), 0.8), tile("2m", (90, 95, 160, 165), 0.99)
+    assert without_loose_twins([loose, tight]) == [tight]
+    assert without_loose_twins([tight, loose]) == [tight]
+
+
+def test_tiles_side_by_side_of_one_code_stay():
+    pung = [tile("5z", (100 + 40 * i, 100, 140 + 40 * i, 150)) for i in range(3)]
+    assert without_loose_twins(pung) == pung
+
+
+def test_a_box_holding_another_code_stays():
+    """One tile read two ways is the merge step's to settle, not a twin."""
+    tiles = [tile("2m", (100, 100, 140, 150)), tile("3m", (90, 95, 160, 165))]
+    assert without_loose_twins(tiles) == tiles
+
+
+def test_a_box_holding_under_the_share_of_the_smaller_stays():
+    """Tiles askew in a heap overlap; one holding half of another of its code is still two tiles."""
+    tiles = [tile("6s", (100, 100, 140, 150)), tile("6s", (116, 80, 170, 140))]
+    assert without_loose_twins(tiles) == tiles
+
+
+def test_no_tiles_or_one():
+    assert without_loose_twins([]) == []
+    one = [tile("1z", (0, 0, 10, 10))]
+    assert without_loose_twins(one) == one
