@@ -11,7 +11,7 @@ from test_detector import anchor
 from test_zoom import spied_pair
 
 from vision.detection import Detection
-from vision.turn import DIAGONAL, MIN_TILES, row_turn, turned, turned_back
+from vision.turn import DIAGONAL, MIN_TILES, OUTLINE, row_turn, turned, turned_back
 
 
 def diagonal_row(degrees: float, count: int = 8, width: float = 30, height: float = 40) -> list[Detection]:
@@ -58,7 +58,17 @@ def test_a_box_found_in_the_turned_photo_is_taken_back_to_the_photo():
     (again,) = turned_back([found], back, pixel_scale=2.0)  # boxes in pixels of a photo decoded at half size
     centre = ((again.box[0] + again.box[2]) / 2, (again.box[1] + again.box[3]) / 2)
     assert centre == pytest.approx((45 / 2, 125 / 2), abs=1.0)
-    assert again.box[0] <= 40 / 2 and again.box[2] >= 50 / 2  # the upright box around the turned box: no smaller
+    assert again.box[0] <= 40 / 2 and again.box[2] >= 50 / 2  # the square turned back: no smaller than it
+
+
+def test_a_box_turned_back_spans_midway_between_its_corners_and_its_inscribed_ellipse():
+    cos = sin = np.sqrt(0.5)
+    back = np.array([[cos, -sin, 100.0], [sin, cos, 50.0]])  # turned 45 degrees
+    (again,) = turned_back([Detection("1m", (0.0, 0.0, 20.0, 40.0), 0.9)], back)
+    corners, ellipse = (10 + 20) * cos, np.hypot(10 * cos, 20 * sin)  # half-sides, the same both ways at 45
+    assert (again.box[2] - again.box[0]) / 2 == pytest.approx(OUTLINE * corners + (1 - OUTLINE) * ellipse)
+    assert (again.box[3] - again.box[1]) / 2 == pytest.approx(OUTLINE * corners + (1 - OUTLINE) * ellipse)
+    assert again.center == pytest.approx((100 + (10 - 20) * cos, 50 + (10 + 20) * cos))
 
 
 def diagonal_anchors() -> list[np.ndarray]:

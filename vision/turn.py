@@ -35,6 +35,12 @@ IN_ROWS, ALONG = 0.8, 20.0
 #: kept only within ``vision.zoom.REACH`` tile sides of the first's; the rest is the table around the row, which
 #: the detector reads its tiles against: with 1.5 it read 2 fewer of the 22 diagonal rows of hk-photos ``valid``).
 TURN_MARGIN = 3.0
+#: A box turned back spans this share of the way from the upright rectangle round its inscribed ellipse to the one
+#: round its corners: a tile's rounded corners and the box's own margin put its outline between the two. Measured
+#: on hk-photos ``valid`` (corrected labels) and checked on synthetic held-out photos, whose boxes are the tiles'
+#: own: the corners alone (1.0) box the tiles too loosely, the ellipse alone (0.0) too tightly (models/README.md,
+#: "Diagonal rows").
+OUTLINE = 0.5
 
 
 def row_turn(tiles: Sequence[Detection]) -> float | None:
@@ -87,11 +93,18 @@ def turned_band(bgr: np.ndarray, degrees: float, tiles: Sequence[Detection], pix
 
 def turned_back(tiles: Sequence[Detection], back: np.ndarray, pixel_scale: float = 1.0) -> list[Detection]:
     """``tiles`` read in the turned image (boxes in its pixels over ``pixel_scale``) with their boxes in the
-    photo's: the upright box around each box's corners taken back."""
+    photo's: each box's centre taken back, and an upright box round it midway (``OUTLINE``) between the rectangle
+    round the turned box's corners, as large as the tile can be, and the one round its inscribed ellipse, as small."""
+    cos, sin = abs(back[0, 0]), abs(back[1, 0])
     out = []
     for tile in tiles:
-        corners = _corners([[v * pixel_scale for v in tile.box]]) @ back.T / pixel_scale
-        lo, hi = corners.min(axis=0), corners.max(axis=0)
+        x1, y1, x2, y2 = (v * pixel_scale for v in tile.box)
+        half_w, half_h = (x2 - x1) / 2, (y2 - y1) / 2
+        centre = back @ np.array([(x1 + x2) / 2, (y1 + y2) / 2, 1.0])
+        corners = np.array([half_w * cos + half_h * sin, half_w * sin + half_h * cos])
+        ellipse = np.array([np.hypot(half_w * cos, half_h * sin), np.hypot(half_w * sin, half_h * cos)])
+        half = OUTLINE * corners + (1 - OUTLINE) * ellipse
+        lo, hi = (centre - half) / pixel_scale, (centre + half) / pixel_scale
         out.append(replace(tile, box=(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))))
     return out
 
