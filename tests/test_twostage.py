@@ -16,7 +16,7 @@ from vision.detector import Detector, ModelError, tile_scores
 from vision.recognize import Recognizer
 from vision.tilecrop import PAD_VALUE, crop_tiles
 from vision.train.crops import hue_turned, jittered, write_crops
-from vision.twostage import KeepAt, TwoStageDetector, load_tile_reader
+from vision.twostage import SURE_TILE, UNSURE, KeepAt, TwoStageDetector, load_tile_reader
 
 # ultralytics names a classifier's classes in its folders' sorted order, not the detector's
 FOLDER_ORDER = sorted(DETECTOR_CLASSES)
@@ -194,6 +194,17 @@ def test_classifier_columns_follow_the_detector_order(tmp_path, photo):
     assert classifier.probabilities(photo, []).shape == (0, len(DETECTOR_CLASSES))
 
 
+def test_crops_are_read_upside_down_on_request(tmp_path, photo, monkeypatch):
+    classifier = CropClassifier(tiny_classifier(tmp_path / "cls.onnx"), threads=1)
+    boxes = [(10, 40, 40, 80), (80, 40, 110, 80)]
+    seen, blob = [], cv2.dnn.blobFromImages
+    monkeypatch.setattr(cv2.dnn, "blobFromImages", lambda crops, **kw: seen.append(list(crops)) or blob(crops, **kw))
+    upright = classifier.probabilities(photo, boxes)
+    turned = classifier.probabilities(photo, boxes, half_turned=True)
+    assert turned == pytest.approx(upright, abs=1e-5)  # a brightness reader: the same either way up
+    assert all((t == u[::-1, ::-1]).all() for t, u in zip(seen[1], seen[0], strict=True))
+
+
 def test_many_crops_run_in_batches(tmp_path, photo):
     classifier = CropClassifier(tiny_classifier(tmp_path / "cls.onnx"), threads=1)
     probs = classifier.probabilities(photo, [(10, 40, 40, 80)] * 70)
@@ -297,6 +308,43 @@ def test_a_tile_the_detector_cannot_name_is_still_a_tile(tmp_path, photo):
     pair = TwoStageDetector(detector, CropClassifier(tiny_classifier(tmp_path / "cls.onnx"), threads=1),
                             conf=0.1, floor=0.1)
     assert [t.code for t in pair.detect(photo)] == ["3m"]
+
+
+class UpsideDownReader:
+    """A classifier that reads every crop as ``upright`` with probability ``sure``, or, turned upside down, as
+    ``turned`` with probability ``turned_sure``; it counts the crops it is given turned."""
+
+    def __init__(self, upright: str, sure: float, turned: str, turned_sure: float):
+        self.readings = {False: (upright, sure), True: (turned, turned_sure)}
+        self.turned_crops = 0
+
+    def probabilities(self, bgr, boxes, *, half_turned: bool = False) -> np.ndarray:
+        code, sure = self.readings[half_turned]
+        self.turned_crops += len(boxes) * half_turned
+        rows = np.full((len(boxes), len(DETECTOR_CLASSES)), (1 - sure) / (len(DETECTOR_CLASSES) - 1), np.float32)
+        rows[:, DETECTOR_CLASSES.index(code)] = sure
+        return rows
+
+
+@pytest.mark.parametrize("upright, turned, read_as", [
+    ((0.5, "6s"), (0.9, "7s"), "7s"),  # unsure upright, sure upside down: the tile lies upside down
+    ((0.5, "6s"), (0.6, "7s"), "6s"),  # upside down no surer by HALF_TURN_GAIN: the upright reading stays
+    ((0.8, "6s"), (0.99, "7s"), "6s"),  # sure upright: not read turned
+])
+def test_a_tile_read_unsurely_is_read_again_upside_down(tmp_path, photo, upright, turned, read_as):
+    detector = Detector(tiny_model(tmp_path / "det.onnx", ROWS, list(DETECTOR_CLASSES)), threads=1)
+    classifier = UpsideDownReader(upright[1], upright[0], turned[1], turned[0])
+    pair = TwoStageDetector(detector, classifier, zoom_input=None)
+    assert {t.code for t in pair.detect(photo)} == {read_as}
+    assert (classifier.turned_crops > 0) == (upright[0] < UNSURE)
+
+
+def test_a_box_that_may_not_be_a_tile_is_not_read_upside_down(tmp_path, photo):
+    unsure = [anchor(5, 20, 20, 40, t9p=SURE_TILE - 0.1), anchor(40, 20, 55, 40, t9p=SURE_TILE - 0.1)]
+    detector = Detector(tiny_model(tmp_path / "det.onnx", unsure, list(DETECTOR_CLASSES)), threads=1)
+    classifier = UpsideDownReader("6s", 0.6, "7s", 0.95)  # 0.4 x 0.6 keeps the tile; unsure, but not read turned
+    pair = TwoStageDetector(detector, classifier, zoom_input=None)
+    assert {t.code for t in pair.detect(photo)} == {"6s"} and classifier.turned_crops == 0
 
 
 def test_eval_candidates_offer_the_top_readings_of_each_box(reader, photo):

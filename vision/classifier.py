@@ -58,12 +58,16 @@ class CropClassifier:
         # column j of the model's output is class column[j] of the detector's order
         self.columns = np.array([DETECTOR_CLASSES.index(code) for code in names])
 
-    def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
-        """Class probabilities (len(boxes) x len(DETECTOR_CLASSES)) of the tiles at ``boxes`` (pixels of ``bgr``)."""
+    def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]], *,
+                      half_turned: bool = False) -> np.ndarray:
+        """Class probabilities (len(boxes) x len(DETECTOR_CLASSES)) of the tiles at ``boxes`` (pixels of ``bgr``);
+        ``half_turned``: of their crops turned upside down."""
         result = np.zeros((len(boxes), len(DETECTOR_CLASSES)), dtype=np.float32)
         if not len(boxes):
             return result
         crops = crop_tiles(bgr, boxes, self.size)
+        if half_turned:
+            crops = [cv2.rotate(crop, cv2.ROTATE_180) for crop in crops]
         step = self.fixed_batch or BATCH
         for start in range(0, len(crops), step):
             chunk = crops[start:start + step]

@@ -49,6 +49,11 @@ INPUT_SIZE = 448
 #: classifier cuts its crops from the decoded photo, and a 17-tile row across 1024 px gives tiles 60 px wide and
 #: about 80 px tall, near the classifier's 64-96 px crops.
 DECODE_SIDE = 1024
+#: A box that is surely a tile (its chance of a tile at least ``SURE_TILE``) whose face the classifier reads less
+#: surely than ``UNSURE`` is read again turned upside down, and that reading taken where it is surer by
+#: ``HALF_TURN_GAIN``: tiles lie upside down across the table and every way in a heap, and the classifier learnt
+#: them mostly upright (chosen on hk-photos ``valid``, checked on synthetic photos: models/README.md, "Upside down").
+SURE_TILE, UNSURE, HALF_TURN_GAIN = 0.5, 0.7, 0.2
 EVAL_CANDIDATES = 100  # boxes per photo read for mAP (a tray photo holds about 40 tiles)
 EVAL_READINGS = 3  # readings per box offered to mAP, each scored box confidence x class probability
 
@@ -141,8 +146,7 @@ class TwoStageDetector:
         located = [d for d in located if d.confidence >= keep_at.lowest]  # no probability keeps a box below it
         if not located:
             return []
-        boxes = [tuple(v * pixel_scale for v in d.box) for d in located]
-        probs = self.classifier.probabilities(bgr, boxes)
+        probs = self.probabilities(bgr, located, pixel_scale)
         read = []
         for detection, row in zip(located, probs, strict=True):
             order = np.argsort(-row)
@@ -152,6 +156,19 @@ class TwoStageDetector:
             read.append(replace(detection, code=self.names[order[0]], confidence=float(row[order[0]]),
                                 alternatives=alternatives))
         return limit_copies(without_loose_twins(read))
+
+    def probabilities(self, bgr: np.ndarray, located: Sequence[Detection], pixel_scale: float = 1.0) -> np.ndarray:
+        """The classifier's probabilities of each located box; a box surely a tile but read unsurely is read again
+        upside down, and that reading taken where it is surer (``SURE_TILE``, ``UNSURE``, ``HALF_TURN_GAIN``)."""
+        boxes = [tuple(v * pixel_scale for v in d.box) for d in located]
+        probs = self.classifier.probabilities(bgr, boxes)
+        unsure = [i for i, d in enumerate(located) if d.confidence >= SURE_TILE and probs[i].max() < UNSURE]
+        if unsure:
+            turned = self.classifier.probabilities(bgr, [boxes[i] for i in unsure], half_turned=True)
+            for i, row in zip(unsure, turned, strict=True):
+                if row.max() >= probs[i].max() + HALF_TURN_GAIN:
+                    probs[i] = row
+        return probs
 
     def find(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None,
              input_size: int | None = None) -> list[Detection]:
@@ -235,7 +252,7 @@ class TwoStageDetector:
         boxes, scores = self.detector.raw(bgr, input_size=input_size)
         covered = COVERED if input_size else None
         located = self.locate(boxes, scores, conf=low_conf, max_det=EVAL_CANDIDATES, covered=covered)
-        probs = self.classifier.probabilities(bgr, [d.box for d in located])
+        probs = self.probabilities(bgr, located)
         candidates = []
         for detection, row in zip(located, probs, strict=True):
             for c in np.argsort(-row)[:EVAL_READINGS]:
