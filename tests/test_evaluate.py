@@ -192,6 +192,21 @@ def test_cli_eval_sweep(dataset, tmp_path, capsys):
     assert "best: conf" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("mode", [[], ["--sweep"], ["--ceiling", "--fixes", "FIXES"]])
+def test_cli_eval_names_a_photo_it_cannot_read_instead_of_failing(dataset, tmp_path, capsys, mode):
+    from test_detector import anchor, tiny_model
+
+    from api.cli import main
+    from scoring.tiles import DETECTOR_CLASSES
+
+    model = tiny_model(tmp_path / "tiny.onnx", [anchor(*A, t1m=0.9)], list(DETECTOR_CLASSES))
+    (dataset.parent / "valid" / "images" / "p40.png").write_bytes(b"not a photo")
+    (tmp_path / "fixes.txt").write_text("")
+    mode = [str(tmp_path / "fixes.txt") if flag == "FIXES" else flag for flag in mode]
+    assert main(["eval", str(dataset), "--model", str(model), *mode]) == 2
+    assert "p40.png" in capsys.readouterr().err
+
+
 def test_cli_eval_leaves_out_the_listed_photos(dataset, tmp_path, capsys):
     from test_detector import anchor, tiny_model
 

@@ -29,7 +29,7 @@ from scoring.tiles import BACK_CODE, BONUS_CODES, DETECTOR_CLASSES
 
 from .detection import Detection
 from .detector import ALT_FLOOR, box_iou, decode
-from .imageio import ImageError, load_image
+from .imageio import DecodedImage, ImageError, load_image
 from .layout import assemble
 
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
@@ -194,6 +194,16 @@ def read_labels(path: Path, codes: Sequence[str], width: int, height: int,
     return labels
 
 
+def load_photo(path: Path) -> DecodedImage:
+    """A dataset's photo, decoded as the product decodes uploads; one it cannot read is an ``EvalError``."""
+    try:
+        return load_image(path.read_bytes())
+    except OSError as err:
+        raise EvalError(f"cannot read {path}: {err.strerror}") from None
+    except ImageError as err:
+        raise EvalError(f"{path}: {err.code}: {err.message}") from None
+
+
 def collect_samples(
     data_yaml: str | Path,
     detector: EvalDetector,
@@ -207,10 +217,7 @@ def collect_samples(
     codes, pairs = read_dataset(data_yaml, split, exclude)
     samples = []
     for image_path, label_path in (progress or iter)(pairs):
-        try:
-            image = load_image(image_path.read_bytes())
-        except ImageError as err:
-            raise EvalError(f"{image_path}: {err.code}: {err.message}") from None
+        image = load_photo(image_path)
         labels = read_labels(label_path, codes, image.width, image.height, (fixes or {}).get(image_path.name))
         candidates, operating = detector.detect_for_eval(image.bgr)
         samples.append(Sample(image_path.name, labels, candidates, operating, (image.width, image.height)))
@@ -225,10 +232,7 @@ def ceiling_samples(data_yaml: str | Path, fixes: LabelFixes, split: str = "val"
     codes, pairs = read_dataset(data_yaml, split, exclude)
     samples = []
     for image_path, label_path in pairs:
-        try:
-            image = load_image(image_path.read_bytes())
-        except ImageError as err:
-            raise EvalError(f"{image_path}: {err.code}: {err.message}") from None
+        image = load_photo(image_path)
         labels = read_labels(label_path, codes, image.width, image.height)
         corrected = read_labels(label_path, codes, image.width, image.height, fixes.get(image_path.name))
         read = [Detection(label.code, label.box, 1.0) for label in corrected]
@@ -257,7 +261,7 @@ def sweep(
     floor = min(min(confs), ALT_FLOOR)
     cached = []
     for image_path, label_path in (progress or iter)(pairs):
-        image = load_image(image_path.read_bytes())
+        image = load_photo(image_path)
         boxes, scores = detector.raw(image.bgr)
         keep = scores.max(axis=1) >= floor  # the anchors any of the thresholds can use
         labels = read_labels(label_path, codes, image.width, image.height, (fixes or {}).get(image_path.name))
@@ -294,7 +298,7 @@ def _sweep_reader(reader: Any, codes: Sequence[str], pairs: Sequence[tuple[Path,
     """One row per setting."""
     readings: list[list[Sample]] = [[] for _ in settings]
     for image_path, label_path in (progress or iter)(pairs):
-        image = load_image(image_path.read_bytes())
+        image = load_photo(image_path)
         labels = read_labels(label_path, codes, image.width, image.height, (fixes or {}).get(image_path.name))
         for setting, samples in zip(settings, readings, strict=True):
             samples.append(Sample(image_path.name, labels, [], reader.detect(image.bgr, **setting),
