@@ -155,7 +155,7 @@ class TwoStageDetector:
             alternatives = tuple((self.names[c], float(row[c])) for c in order[1:TOP_K + 1] if row[c] >= ALT_FLOOR)
             read.append(replace(detection, code=self.names[order[0]], confidence=float(row[order[0]]),
                                 alternatives=alternatives))
-        return limit_copies(without_loose_twins(read))
+        return one_set(read)
 
     def probabilities(self, bgr: np.ndarray, located: Sequence[Detection], pixel_scale: float = 1.0) -> np.ndarray:
         """The classifier's probabilities of each located box; a box surely a tile but read unsurely is read again
@@ -208,7 +208,7 @@ class TwoStageDetector:
             again = self.find(bgr, pixel_scale, keep_at, zoom)
         else:
             return found
-        return limit_copies(without_loose_twins(combined(again, found)))  # one set, in both readings
+        return one_set(combined(again, found))  # both readings together
 
     def best_squash(self, bgr: np.ndarray, to_beat: float, keep_at: KeepAt | None = None
                     ) -> tuple[Squash, list[Detection], tuple[float, float]] | None:
@@ -244,8 +244,7 @@ class TwoStageDetector:
             again_candidates, again = self._eval_reading(bgr, low_conf, zoom)
         else:
             return candidates, operating
-        return (combined(again_candidates, candidates, operating),
-                limit_copies(without_loose_twins(combined(again, operating))))
+        return combined(again_candidates, candidates, operating), one_set(combined(again, operating))
 
     def _eval_reading(self, bgr: np.ndarray, low_conf: float, input_size: int | None = None
                       ) -> tuple[list[Detection], list[Detection]]:
@@ -259,6 +258,12 @@ class TwoStageDetector:
                 candidates.append(replace(detection, code=self.names[c],
                                           confidence=float(detection.confidence * row[c]), alternatives=()))
         return candidates, self.read(bgr, self.locate(boxes, scores, covered=covered))
+
+
+def one_set(tiles: Sequence[Detection]) -> list[Detection]:
+    """A reading made one tile set's: each tile boxed once (``vision.twins``), no more copies of a code than a set
+    holds where the runner-ups allow (``vision.copies``)."""
+    return limit_copies(without_loose_twins(tiles))
 
 
 def load_tile_reader(model_path: str | os.PathLike | None = None, *, classifier: str | os.PathLike | None = None,
