@@ -224,11 +224,11 @@ def test_cli_eval_leaves_out_the_listed_photos(dataset, tmp_path, capsys):
 
 
 def test_label_fixes_correct_the_named_lines_only(dataset, tmp_path):
-    from vision.evaluate import read_fixes
+    from vision.evaluate import PhotoFixes, read_fixes
 
     fixes = tmp_path / "fixes.txt"
     fixes.write_text("# checked by eye\np80.png  3  3s  4s  # four sticks\n\np40.png 2 2m 3m\n")
-    assert read_fixes(fixes) == {"p80.png": {3: ("3s", "4s")}, "p40.png": {2: ("2m", "3m")}}
+    assert read_fixes(fixes) == {"p80.png": PhotoFixes({3: ("3s", "4s")}), "p40.png": PhotoFixes({2: ("2m", "3m")})}
     samples = {s.name: s for s in collect_samples(dataset, FakeDetector(), fixes=read_fixes(fixes))}
     assert [label.code for label in samples["p80.png"].labels] == ["5p", "1f", "4s"]
     assert [label.code for label in samples["p40.png"].labels] == ["1m", "3m"]
@@ -243,14 +243,31 @@ def test_a_fix_drops_a_second_label_on_a_tile_labelled_already(dataset, tmp_path
     assert [label.code for label in samples["p80.png"].labels] == ["5p", "3s"]
 
 
-def test_a_fix_that_does_not_match_its_label_or_is_malformed_is_an_error(dataset, tmp_path):
+def test_a_fix_adds_the_label_of_a_tile_left_unlabelled(dataset, tmp_path):
     from vision.evaluate import read_fixes
 
+    fixes = tmp_path / "fixes.txt"
+    fixes.write_text("p40.png + 7z 0.5 0.25 0.1 0.2  # a tile the source did not label\np40.png 2 2m 3m\n")
+    samples = {s.name: s for s in collect_samples(dataset, FakeDetector(), fixes=read_fixes(fixes))}
+    labels = samples["p40.png"].labels
+    width, height = samples["p40.png"].size
+    assert [label.code for label in labels] == ["1m", "3m", "7z"]
+    assert labels[-1].box == pytest.approx((0.45 * width, 0.15 * height, 0.55 * width, 0.35 * height))
+
+
+def test_a_fix_that_does_not_match_its_label_or_is_malformed_is_an_error(dataset, tmp_path):
+    from vision.evaluate import PhotoFixes, read_fixes
+
     with pytest.raises(EvalError, match="the fix expects 9s"):
-        collect_samples(dataset, FakeDetector(), fixes={"p80.png": {3: ("9s", "4s")}})
+        collect_samples(dataset, FakeDetector(), fixes={"p80.png": PhotoFixes({3: ("9s", "4s")})})
     for bad in ("p80.png 3 3s\n", "p80.png three 3s 4s\n", "p80.png 3 3s dog\n", "p80.png 3 - 3s\n"):
         (tmp_path / "bad.txt").write_text(bad)
         with pytest.raises(EvalError, match="PHOTO LINE LABELLED SHOWN"):
+            read_fixes(tmp_path / "bad.txt")
+    for bad in ("p80.png + 3s 0.5 0.5 0.1\n", "p80.png + 3s 0.5 0.5 0.1 two\n", "p80.png + 3s 0.5 0.5 0.1 1.5\n",
+                "p80.png + dog 0.5 0.5 0.1 0.1\n"):
+        (tmp_path / "bad.txt").write_text(bad)
+        with pytest.raises(EvalError, match="PHOTO"):
             read_fixes(tmp_path / "bad.txt")
     with pytest.raises(EvalError):
         read_fixes(tmp_path / "absent.txt")
@@ -274,9 +291,9 @@ def test_cli_eval_applies_the_fixes_and_says_how_many(dataset, tmp_path, capsys)
 
 
 def test_the_ceiling_reads_each_photo_as_its_fixes_say_and_scores_it_on_the_labels_as_given(dataset, tmp_path):
-    from vision.evaluate import ceiling_samples
+    from vision.evaluate import PhotoFixes, ceiling_samples
 
-    samples = {s.name: s for s in ceiling_samples(dataset, {"p80.png": {3: ("3s", "4s")}})}
+    samples = {s.name: s for s in ceiling_samples(dataset, {"p80.png": PhotoFixes({3: ("3s", "4s")})})}
     assert [d.code for d in samples["p80.png"].operating] == ["5p", "1f", "4s"]
     assert [label.code for label in samples["p80.png"].labels] == ["5p", "1f", "3s"]
     assert all(d.confidence == 1.0 for s in samples.values() for d in s.operating)

@@ -120,29 +120,56 @@ def read_exclusions(path: str | Path) -> set[str]:
     return {line.split("#", 1)[0].strip() for line in text.splitlines()} - {""}
 
 
-#: photo file name -> {label line number: (code the label gives, code the tile shows, or NO_TILE)}
-LabelFixes = Mapping[str, Mapping[int, tuple[str, str]]]
 #: What a fix says a label shows when the label is a second box on a tile labelled already: the line is dropped.
 NO_TILE = "-"
+#: The LINE of a fix that adds a label: a tile the source left unlabelled among the tiles it labelled.
+MISSED = "+"
 
 
-def read_fixes(path: str | Path) -> dict[str, dict[int, tuple[str, str]]]:
-    """Corrections to a dataset's labels, one per line: ``PHOTO LINE LABELLED SHOWN`` (``#`` starts a comment),
+@dataclass
+class PhotoFixes:
+    """The corrections to one photo's labels."""
+
+    #: label line number -> (the code the line gives, the code the tile shows, or NO_TILE)
+    relabelled: dict[int, tuple[str, str]] = field(default_factory=dict)
+    #: tiles the source did not label: (code, (cx, cy, w, h) normalised as in a YOLO label line)
+    missed: list[tuple[str, tuple[float, float, float, float]]] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.relabelled) + len(self.missed)
+
+
+#: photo file name -> its corrections
+LabelFixes = Mapping[str, PhotoFixes]
+
+
+def read_fixes(path: str | Path) -> dict[str, PhotoFixes]:
+    """Corrections to a dataset's labels, one per line (``#`` starts a comment): ``PHOTO LINE LABELLED SHOWN``,
     e.g. ``2f6de644d677.jpg 6 4p 4m``: line 6 of that photo's label file says 4p where the tile is 4m; SHOWN
-    ``-`` (NO_TILE) drops a label that boxes a tile labelled by another line already."""
+    ``-`` (NO_TILE) drops a label that boxes a tile labelled by another line already; ``PHOTO + SHOWN CX CY W H``
+    adds the label of a tile left unlabelled, its box as a YOLO label line gives it."""
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as err:
         raise EvalError(f"cannot read {path}: {err.strerror}") from None
-    fixes: dict[str, dict[int, tuple[str, str]]] = {}
+    fixes: dict[str, PhotoFixes] = {}
     for number, line in enumerate(text.splitlines(), 1):
         fields = line.split("#", 1)[0].split()
         if not fields:
             continue
+        if len(fields) > 1 and fields[1] == MISSED:
+            try:
+                box = tuple(float(v) for v in fields[3:])
+            except ValueError:
+                box = ()
+            if len(box) == 4 and fields[2] in DETECTOR_CLASSES and all(0.0 <= v <= 1.0 for v in box):
+                fixes.setdefault(fields[0], PhotoFixes()).missed.append((fields[2], box))
+                continue
+            raise EvalError(f"{path}:{number}: expected PHOTO + SHOWN CX CY W H, the box normalised: {line!r}")
         if (len(fields) != 4 or not fields[1].isdigit() or fields[2] not in DETECTOR_CLASSES
                 or fields[3] not in {*DETECTOR_CLASSES, NO_TILE}):
             raise EvalError(f"{path}:{number}: expected PHOTO LINE LABELLED SHOWN with tile codes: {line!r}")
-        fixes.setdefault(fields[0], {})[int(fields[1])] = (fields[2], fields[3])
+        fixes.setdefault(fields[0], PhotoFixes()).relabelled[int(fields[1])] = (fields[2], fields[3])
     return fixes
 
 
@@ -166,15 +193,14 @@ def label_path(image: Path) -> Path:
 
 
 def read_labels(path: Path, codes: Sequence[str], width: int, height: int,
-                fixes: Mapping[int, tuple[str, str]] | None = None) -> list[Label]:
+                fixes: PhotoFixes | None = None) -> list[Label]:
     """YOLO label lines (class cx cy w h, normalised) -> labels in pixels. A missing file means no tiles.
-    ``fixes``: line number -> (the code the line gives, the code to use instead); a line that does not give the
-    code its fix expects is an error, so a fix never lands on a label it was not written for."""
-    fixes = fixes or {}
-    if not path.is_file():
-        return []
+    ``fixes``: the photo's corrections (``read_fixes``); a line that does not give the code its fix expects is an
+    error, so a fix never lands on a label it was not written for. Labels it adds come last."""
+    fixes = fixes or PhotoFixes()
+    lines = path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
     labels = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for number, line in enumerate(lines, 1):
         fields = line.split()
         if not fields:
             continue
@@ -183,15 +209,20 @@ def read_labels(path: Path, codes: Sequence[str], width: int, height: int,
             code = codes[cls]
         except (ValueError, IndexError):
             raise EvalError(f"{path}:{number}: not a YOLO box line of a known class: {line!r}") from None
-        if number in fixes:
-            labelled, code = fixes[number]
+        if number in fixes.relabelled:
+            labelled, code = fixes.relabelled[number]
             if codes[cls] != labelled:
                 raise EvalError(f"{path}:{number}: the fix expects {labelled}, the label gives {codes[cls]}")
             if code == NO_TILE:
                 continue
-        labels.append(Label(code, ((cx - w / 2) * width, (cy - h / 2) * height,
-                                   (cx + w / 2) * width, (cy + h / 2) * height)))
-    return labels
+        labels.append(_label(code, (cx, cy, w, h), width, height))
+    return labels + [_label(code, box, width, height) for code, box in fixes.missed]
+
+
+def _label(code: str, box: Sequence[float], width: int, height: int) -> Label:
+    """A label from a YOLO box (cx cy w h, normalised)."""
+    cx, cy, w, h = box
+    return Label(code, ((cx - w / 2) * width, (cy - h / 2) * height, (cx + w / 2) * width, (cy + h / 2) * height))
 
 
 def load_photo(path: Path) -> DecodedImage:
