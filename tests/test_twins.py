@@ -1,9 +1,10 @@
-"""A loose second box of a tile read already is dropped; tiles side by side, or read as other codes, stay."""
+"""A loose second box of a tile read already, or a box across two tiles of its code, is dropped; tiles side by side,
+on diagonal rows, or read as other codes, stay."""
 
 from __future__ import annotations
 
 from vision.detection import Detection
-from vision.twins import without_loose_twins
+from vision.twins import without_boxes_across_pairs, without_loose_twins
 
 
 def tile(code: str, box, confidence: float = 0.9) -> Detection:
@@ -37,3 +38,30 @@ def test_no_tiles_or_one():
     assert without_loose_twins([]) == []
     one = [tile("1z", (0, 0, 10, 10))]
     assert without_loose_twins(one) == one
+
+
+def test_a_box_across_two_tiles_of_its_code_goes():
+    """Two white dragons one above the other, and a third box across the pair (hk-photos valid 94f76111c5d0)."""
+    pair = [tile("5z", (332, 385, 413, 438)), tile("5z", (334, 434, 417, 485))]
+    across = tile("5z", (334, 399, 416, 470), 1.0)
+    assert without_boxes_across_pairs([pair[0], across, pair[1]]) == pair
+
+
+def test_a_box_across_two_tiles_of_other_codes_stays():
+    tiles = [tile("5z", (332, 385, 413, 438)), tile("5z", (334, 399, 416, 470)), tile("6z", (334, 434, 417, 485))]
+    assert without_boxes_across_pairs(tiles) == tiles
+
+
+def test_a_pung_on_a_diagonal_row_stays():
+    """Tiles 40 x 52 along a row at 45 degrees: each upright box overlaps its neighbours' at a corner only."""
+    side = (40 + 52) / 2 ** 0.5
+    step = 40 / 2 ** 0.5
+    corners = [100 + step * i for i in range(3)]
+    pung = [tile("5z", (c, c, c + side, c + side)) for c in corners]
+    assert without_boxes_across_pairs(pung) == pung
+
+
+def test_a_box_across_a_tile_boxed_twice_stays():
+    """Two of its code overlapping each other are one tile boxed twice, the loose-twin rule's to settle."""
+    tiles = [tile("3s", (100, 100, 140, 150)), tile("3s", (102, 100, 142, 150)), tile("3s", (110, 100, 150, 150))]
+    assert without_boxes_across_pairs(tiles) == tiles

@@ -31,7 +31,7 @@ from .copies import limit_copies
 from .detection import Detection
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
 from .turn import row_turn, turned_back, turned_band
-from .twins import without_loose_twins
+from .twins import without_boxes_across_pairs, without_loose_twins
 from .zoom import COVERED, ZOOM_INPUT, combined, second_reading_input
 
 #: The operating point of the pair, chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep --input-size N``
@@ -261,9 +261,9 @@ class TwoStageDetector:
 
 
 def one_set(tiles: Sequence[Detection]) -> list[Detection]:
-    """A reading made one tile set's: each tile boxed once (``vision.twins``), no more copies of a code than a set
-    holds where the runner-ups allow (``vision.copies``)."""
-    return limit_copies(without_loose_twins(tiles))
+    """A reading made one tile set's: each tile boxed once and no box across two tiles (``vision.twins``), no more
+    copies of a code than a set holds where the runner-ups allow (``vision.copies``)."""
+    return limit_copies(without_boxes_across_pairs(without_loose_twins(tiles)))
 
 
 def load_tile_reader(model_path: str | os.PathLike | None = None, *, classifier: str | os.PathLike | None = None,
