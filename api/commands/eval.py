@@ -31,8 +31,8 @@ def register(sub) -> None:
                              "(datasets/hk-photos-label-errors.txt)")
     parser.add_argument("--fixes", metavar="LIST",
                         help="a file of label corrections (PHOTO LINE LABELLED SHOWN per line; SHOWN - drops a "
-                             "second label on one tile) to apply first, e.g. labels checked by eye "
-                             "(datasets/hk-photos-label-fixes.txt)")
+                             "second label on one tile; PHOTO + SHOWN CX CY W H adds a tile left unlabelled) to apply "
+                             "first, e.g. labels checked by eye (datasets/hk-photos-label-fixes.txt)")
     parser.add_argument("--sweep", action="store_true",
                         help="instead, list the operating figures at a range of confidence thresholds; with the "
                              "crop classifier, then at the best one the thresholds of flowers and seasons, then of "
