@@ -139,9 +139,8 @@ class TwoStageDetector:
     def read(self, bgr: np.ndarray, located: Sequence[Detection], pixel_scale: float = 1.0, *,
              keep_at: KeepAt | None = None) -> list[Detection]:
         """The located boxes whose chance of a tile times the classifier's probability reaches ``keep_at`` (the
-        pair's by default), each named by the classifier: code, probability, runner-up codes; a loose second box
-        of a tile read already dropped (``vision.twins``); no more copies of a code than one set holds where the
-        runner-ups allow (``vision.copies``)."""
+        pair's by default), each named by the classifier: code, probability, runner-up codes; the reading made one
+        tile set's (``one_set``)."""
         keep_at = keep_at or self.keep_at
         located = [d for d in located if d.confidence >= keep_at.lowest]  # no probability keeps a box below it
         if not located:
