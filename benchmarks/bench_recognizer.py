@@ -40,6 +40,7 @@ from vision.detection import Detection  # noqa: E402
 from vision.detector import NAME_ALIASES, Detector  # noqa: E402
 from vision.evaluate import Sample, evaluate_samples, read_dataset, read_labels  # noqa: E402
 from vision.recognize import Recognizer, reading_order  # noqa: E402
+from vision.sessions import SPIN_ENV, session_options, should_spin  # noqa: E402
 from vision.twostage import load_tile_reader  # noqa: E402
 
 DEFAULT_DATA = REPO.parent / "shared" / "datasets" / "hk-photos" / "data.yaml"
@@ -95,6 +96,8 @@ def main() -> int:
     codes, pairs = read_dataset(args.data, args.split)
     pairs = pairs[: args.limit] if args.limit else pairs
     photos = [(image.name, image.read_bytes(), label) for image, label in pairs]
+    spinning = should_spin(args.threads)  # decided once, before this run loads the cores: both readers alike
+    os.environ[SPIN_ENV] = "1" if spinning else "0"
     recognizer = Recognizer(detector=load_tile_reader(args.model, classifier=args.classifier, threads=args.threads,
                                                       input_size=args.input_size))
     peer = None if args.no_peer else Peer()
@@ -102,9 +105,7 @@ def main() -> int:
         import onnxruntime as ort
 
         peer_predict = peer._predict
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = args.threads
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options = session_options(args.threads)
         peer_predict.threadlocal.session = ort.InferenceSession(str(peer_predict.model_path), options,
                                                                 providers=["CPUExecutionProvider"])
 
@@ -133,7 +134,8 @@ def main() -> int:
     if peer:
         accuracy["peer"] = evaluate_samples(theirs, classes=playing)
     figures = {
-        "photos": len(ours), "threads": args.threads, "model": str(recognizer.detector.path),
+        "photos": len(ours), "threads": args.threads, "spinning": spinning,
+        "model": str(recognizer.detector.path),
         "classifier": str(getattr(getattr(recognizer.detector, "classifier", None), "path", None)),
         "input_size": recognizer.detector.input_size, "conf": recognizer.detector.conf,
         "bonus_conf": getattr(recognizer.detector, "bonus_conf", recognizer.detector.conf),
@@ -144,7 +146,8 @@ def main() -> int:
         "accuracy_34": {who: {k: r[k] for k in ("labels", "predictions", "tile_accuracy", "tile_precision",
                                                 "exact_rate", "hand_exact_rate")} for who, r in accuracy.items()},
     }
-    print(f"{figures['photos']} photos of {args.data} [{args.split}], {args.threads} threads, "
+    print(f"{figures['photos']} photos of {args.data} [{args.split}], {args.threads} threads "
+          f"({'spinning' if figures['spinning'] else 'asleep'} between operators), "
           f"model {figures['model']} (input {figures['input_size']}, conf {figures['conf']}, flowers "
           f"{figures['bonus_conf']}, backs {figures['back_conf']}), classifier "
           f"{figures['classifier']}, layout {'on' if figures['layout'] else 'absent'}")

@@ -27,9 +27,9 @@ import onnxruntime as ort
 from scoring.tiles import DETECTOR_CLASSES
 
 from .detection import Detection
+from .sessions import session_options
 
 MODEL_ENV = "MJLENS_MODEL"
-THREADS_ENV = "MJLENS_THREADS"
 DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "mjlens-tiles.onnx"
 
 #: Decoding settings. ``conf`` was chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep`` for the shipped
@@ -64,15 +64,9 @@ class ModelError(RuntimeError):
 
 def open_session(path: Path, threads: int | None = None) -> ort.InferenceSession:
     """An onnxruntime CPU session for one of the shipped models (detector or crop classifier), with ``threads``
-    intra-op threads (default ``MJLENS_THREADS``, else every core); an unreadable file is ``model_invalid``."""
-    options = ort.SessionOptions()
-    options.intra_op_num_threads = threads or int(os.environ.get(THREADS_ENV) or 0) or (os.cpu_count() or 1)
-    options.inter_op_num_threads = 1
-    options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
-    # Idle threads sleep rather than spin: on a machine whose cores are busy with other work, spinning threads
-    # starve the ones with work (measured: 2 threads 149 ms spinning, 82 ms not, with one core taken by
-    # another process; see benchmarks/README.md, "Recognizer").
-    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    intra-op threads (default ``MJLENS_THREADS``, else every core) waiting for work as ``vision.sessions`` says;
+    an unreadable file is ``model_invalid``."""
+    options = session_options(threads)
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as err:  # noqa: BLE001 - onnxruntime raises several unrelated types for a bad file

@@ -10,7 +10,7 @@ def register(sub) -> None:
     parser = sub.add_parser("serve", help="run the HTTP API and the web page",
                             description="Run the HTTP API and the phone web page. Environment: MJLENS_API_KEY, "
                                         "MJLENS_CORS_ORIGINS, MJLENS_MAX_UPLOAD_BYTES, MJLENS_MAX_PIXELS, "
-                                        "MJLENS_WORKERS, MJLENS_THREADS, MJLENS_QUEUE_SIZE, MJLENS_MODEL, "
+                                        "MJLENS_WORKERS, MJLENS_THREADS, MJLENS_SPIN, MJLENS_QUEUE_SIZE, MJLENS_MODEL, "
                                         "MJLENS_LOG_LEVEL.")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: every interface)")
     parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")

@@ -1,0 +1,70 @@
+"""onnxruntime session settings: how many threads, and whether they spin during a run (``vision.sessions``)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from vision import sessions
+from vision.sessions import SPIN_ENV, THREADS_ENV, cores_free_for, session_options, should_spin, spins
+
+
+@pytest.fixture
+def machine(monkeypatch):
+    """A 4-core machine whose 1-minute load average the test sets."""
+    monkeypatch.delenv(SPIN_ENV, raising=False)
+    monkeypatch.delenv(THREADS_ENV, raising=False)
+    monkeypatch.setattr(sessions, "cores", lambda: 4)
+
+    def set_load(load: float) -> None:
+        monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
+
+    return set_load
+
+
+@pytest.mark.parametrize(("load", "threads", "free"), [
+    (0.0, 4, True), (0.5, 4, True), (0.6, 4, False), (2.0, 2, True), (2.6, 2, False), (3.9, 1, False),
+])
+def test_cores_are_free_when_the_load_leaves_one_per_thread(machine, load, threads, free):
+    machine(load)
+    assert cores_free_for(threads) is free
+
+
+def test_a_system_without_a_load_average_spins_as_onnxruntime_does(machine, monkeypatch):
+    def no_load():
+        raise OSError("no load average")
+
+    monkeypatch.setattr(os, "getloadavg", no_load)
+    assert cores_free_for(4) and should_spin(4)
+
+
+def test_auto_spins_only_with_several_threads_and_free_cores(machine):
+    machine(0.0)
+    assert should_spin(2)
+    assert not should_spin(1)  # one thread waits for nobody
+    machine(3.0)
+    assert not should_spin(2)
+
+
+@pytest.mark.parametrize(("setting", "expected"), [("1", True), ("on", True), ("0", False), ("off", False)])
+def test_the_setting_forces_either_way(machine, monkeypatch, setting, expected):
+    machine(10.0 if expected else 0.0)  # against what the load would say
+    monkeypatch.setenv(SPIN_ENV, setting)
+    assert should_spin(2) is expected
+
+
+def test_options_spin_during_a_run_and_stop_after_it(machine):
+    machine(0.0)
+    options = session_options(2)
+    assert options.intra_op_num_threads == 2
+    assert spins(options)
+    assert options.get_session_config_entry("session.force_spinning_stop") == "1"
+    assert not spins(session_options(2, spin=False))
+
+
+def test_threads_default_to_the_setting_then_every_core(machine, monkeypatch):
+    machine(0.0)
+    assert session_options().intra_op_num_threads == 4
+    monkeypatch.setenv(THREADS_ENV, "3")
+    assert session_options().intra_op_num_threads == 3
