@@ -141,7 +141,8 @@ def main() -> int:
         "bonus_conf": getattr(recognizer.detector, "bonus_conf", recognizer.detector.conf),
         "back_conf": getattr(recognizer.detector, "back_conf", recognizer.detector.conf),
         "layout": recognizer._assemble is not None,
-        "ms": {k: {"median": round(statistics.median(v), 1), "p95": round(percentile(v, 0.95), 1)}
+        "ms": {k: {"median": round(statistics.median(v), 1), "p95": round(percentile(v, 0.95), 1),
+                   "mean": round(statistics.fmean(v), 1)}
                for k, v in stages.items() if v and (peer or k != "peer")},
         "accuracy_34": {who: {k: r[k] for k in ("labels", "predictions", "tile_accuracy", "tile_precision",
                                                 "exact_rate", "hand_exact_rate")} for who, r in accuracy.items()},
@@ -151,11 +152,11 @@ def main() -> int:
           f"model {figures['model']} (input {figures['input_size']}, conf {figures['conf']}, flowers "
           f"{figures['bonus_conf']}, backs {figures['back_conf']}), classifier "
           f"{figures['classifier']}, layout {'on' if figures['layout'] else 'absent'}")
-    print("| stage | median ms | p95 ms |\n|---|---:|---:|")
+    print("| stage | median ms | p95 ms | mean ms |\n|---|---:|---:|---:|")
     for key, row in figures["ms"].items():
         label = "mahjong-detector (its own pipeline)" if key == "peer" else f"mjlens {key}"
         label = "mjlens detect (+ classify)" if key == "detect" else label
-        print(f"| {label} | {row['median']} | {row['p95']} |")
+        print(f"| {label} | {row['median']} | {row['p95']} | {row['mean']} |")
     print("\n| model (34 playing-tile classes) | tile accuracy | tile precision | photos exactly right | 13-18 tiles |")
     print("|---|---:|---:|---:|---:|")
     for who, row in figures["accuracy_34"].items():
