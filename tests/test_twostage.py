@@ -11,12 +11,14 @@ import pytest
 from test_detector import anchor, tiny_model
 
 from scoring.tiles import BONUS_CODES, DETECTOR_CLASSES
+from vision.aspect import MIN_TILES, candidate_squashes
 from vision.classifier import CLASSIFIER_ENV, CropClassifier
+from vision.detection import Detection
 from vision.detector import Detector, ModelError, tile_scores
 from vision.recognize import Recognizer
 from vision.tilecrop import PAD_VALUE, crop_tiles
 from vision.train.crops import hue_turned, jittered, write_crops
-from vision.twostage import SURE_TILE, UNSURE, KeepAt, TwoStageDetector, load_tile_reader
+from vision.twostage import SQUASHES_READ, SURE_TILE, UNSURE, KeepAt, TwoStageDetector, load_tile_reader
 
 # ultralytics names a classifier's classes in its folders' sorted order, not the detector's
 FOLDER_ORDER = sorted(DETECTOR_CLASSES)
@@ -345,6 +347,26 @@ def test_a_box_that_may_not_be_a_tile_is_not_read_upside_down(tmp_path, photo):
     classifier = UpsideDownReader("6s", 0.6, "7s", 0.95)  # 0.4 x 0.6 keeps the tile; unsure, but not read turned
     pair = TwoStageDetector(detector, classifier, zoom_input=None)
     assert {t.code for t in pair.detect(photo)} == {"6s"} and classifier.turned_crops == 0
+
+
+def test_a_squeezed_photo_is_read_only_at_the_squashes_whose_boxes_most_surely_hold_tiles(reader, monkeypatch):
+    photo = np.zeros((640, 64, 3), np.uint8)  # each squash of it has a size of its own
+    sizes = [squash.apply(photo).shape[:2] for squash in candidate_squashes()]
+    assert len(set(sizes)) == len(sizes)
+    chance = {size: 0.3 + 0.04 * k for k, size in enumerate(sizes)}  # the later squashes: surer boxes
+    monkeypatch.setattr(reader.detector, "raw", lambda image, *args, **kwargs: (image.shape[:2],))
+    monkeypatch.setattr(reader, "locate", lambda size: [Detection("1m", (10.0 * i, 0.0, 10.0 * i + 8, 10.0),
+                                                                  chance[size]) for i in range(MIN_TILES)])
+    read = []
+
+    def read_boxes(image, boxes, pixel_scale=1.0, *, keep_at=None):
+        read.append(image.shape[:2])
+        return list(boxes)
+
+    monkeypatch.setattr(reader, "read", read_boxes)
+    squash, reading, _ = reader.best_squash(photo, to_beat=0.0)
+    assert read == sizes[::-1][:SQUASHES_READ]
+    assert squash == list(candidate_squashes())[-1] and len(reading) == MIN_TILES
 
 
 def test_eval_candidates_offer_the_top_readings_of_each_box(reader, photo):

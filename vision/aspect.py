@@ -4,9 +4,9 @@ Some photos reach us squeezed: a strip cut around one row (or one column) of til
 as datasets and some apps do. Each tile is then ten times taller than wide, or wider than tall; the detector finds
 few of them and the classifier cannot read a sliver. A tile's box is never like that in a photo taken as it was
 (upright about 1.3 times taller than wide, sideways the other way, at most about 2 with its thickness showing),
-so when the tiles found look stretched, or hardly any are found, the reader tries the photo squashed back by each
-of ``SQUASH_FACTORS`` along either axis and keeps the reading that names its tiles with the most confidence
-(:meth:`vision.twostage.TwoStageDetector.detect`).
+so when the tiles found look stretched, or hardly any are found, the reader locates the tiles in the photo squashed
+back by each of ``SQUASH_FACTORS`` along either axis, reads the few squashes whose boxes most surely hold tiles, and
+keeps the reading that names its tiles with the most confidence (:meth:`vision.twostage.TwoStageDetector.best_squash`).
 """
 
 from __future__ import annotations

@@ -54,6 +54,11 @@ DECODE_SIDE = 1024
 #: ``HALF_TURN_GAIN``: tiles lie upside down across the table and every way in a heap, and the classifier learnt
 #: them mostly upright (chosen on hk-photos ``valid``, checked on synthetic photos: models/README.md, "Upside down").
 SURE_TILE, UNSURE, HALF_TURN_GAIN = 0.5, 0.7, 0.2
+#: A photo that looks squeezed is located at every squash (``vision.aspect``), and only this many squashes, those
+#: whose boxes most surely hold tiles (their chances of a tile summed), are read: reading takes most of the time of a
+#: squash, and on the 35 squeezed photos of hk-photos ``valid`` the best three hold the squash read best every time
+#: (the best two, 33 times): models/README.md, "Squeezed photos".
+SQUASHES_READ = 3
 EVAL_CANDIDATES = 100  # boxes per photo read for mAP (a tray photo holds about 40 tiles)
 EVAL_READINGS = 3  # readings per box offered to mAP, each scored box confidence x class probability
 
@@ -212,11 +217,17 @@ class TwoStageDetector:
     def best_squash(self, bgr: np.ndarray, to_beat: float, keep_at: KeepAt | None = None
                     ) -> tuple[Squash, list[Detection], tuple[float, float]] | None:
         """The squash of ``bgr`` whose reading scores above ``to_beat`` and every other squash: the squash, its
-        reading (boxes in the squashed image) and the pixels of ``bgr`` per squashed pixel; None if none does."""
-        best = None
+        reading (boxes in the squashed image) and the pixels of ``bgr`` per squashed pixel; None if none does.
+        Every squash is located, and only the ``SQUASHES_READ`` whose boxes most surely hold tiles are read."""
+        keep_at = keep_at or self.keep_at
+        located = []
         for squash in candidate_squashes():
+            boxes = self.locate(*self.detector.raw(squash.apply(bgr)))
+            located.append((reading_score([d for d in boxes if d.confidence >= keep_at.tiles]), squash, boxes))
+        best = None
+        for _, squash, boxes in sorted(located, key=lambda item: -item[0])[:SQUASHES_READ]:
             image = squash.apply(bgr)
-            reading = self.find(image, keep_at=keep_at)
+            reading = self.read(image, boxes, keep_at=keep_at)
             if len(reading) < MIN_TILES:
                 continue
             score = reading_score(reading)
