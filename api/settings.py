@@ -5,11 +5,12 @@ Every knob a person running ``mjlens serve`` on a LAN or behind a proxy may want
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from vision.sessions import cores
 
 #: Where the shipped detector lives, relative to the repository / installed tree.
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "mjlens-tiles.onnx"
@@ -29,7 +30,7 @@ class Settings(BaseSettings):
     #: Largest accepted image, in pixels (width x height), checked from the header before decoding.
     max_pixels: int = Field(default=50_000_000, gt=0)
     #: Threads running the detector: one per core by default.
-    workers: int = Field(default_factory=lambda: os.cpu_count() or 1, gt=0)
+    workers: int = Field(default_factory=cores, gt=0)
     #: onnxruntime threads inside one inference (``MJLENS_THREADS``, which the detector reads too). Default:
     #: cores // workers, at least 1, so that workers x threads fit the cores; oversubscribing them (each of
     #: ``workers`` sessions spinning ``cores`` threads) halved throughput in benchmarks/bench_service.py.
@@ -55,7 +56,7 @@ class Settings(BaseSettings):
         return value
 
     def inference_threads(self) -> int:
-        return self.threads or max(1, (os.cpu_count() or 1) // self.workers)
+        return self.threads or max(1, cores() // self.workers)
 
     def cors_list(self) -> list[str]:
         return [origin.strip() for origin in self.cors_origins.split(",") if origin.strip()]

@@ -17,8 +17,10 @@ core free for each of them when the session is made, judged by the load average 
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
-import onnxruntime as ort
+if TYPE_CHECKING:  # onnxruntime is imported where a session is made: the settings read cores() without it
+    import onnxruntime as ort
 
 THREADS_ENV = "MJLENS_THREADS"
 SPIN_ENV = "MJLENS_SPIN"
@@ -64,6 +66,8 @@ def should_spin(threads: int) -> bool:
 def session_options(threads: int | None = None, spin: bool | None = None) -> ort.SessionOptions:
     """CPU session options: ``threads`` intra-op threads (default ``default_threads``), run one operator at a
     time, spinning during a run when ``spin`` (default ``should_spin``) and never after it."""
+    import onnxruntime as ort
+
     threads = threads or default_threads()
     spin = should_spin(threads) if spin is None else spin
     options = ort.SessionOptions()

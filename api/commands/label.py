@@ -43,10 +43,11 @@ def load_recognizer(args):
     oversubscribe the CPU: see benchmarks/bench_service.py); a missing or bad model is exit 2."""
     from vision.detector import ModelError
     from vision.recognize import Recognizer
+    from vision.sessions import THREADS_ENV, cores
     from vision.twostage import load_tile_reader
 
     check_model_flags(args)
-    threads = int(os.environ.get("MJLENS_THREADS") or 0) or max(1, (os.cpu_count() or 1) // args.workers)
+    threads = int(os.environ.get(THREADS_ENV) or 0) or max(1, cores() // args.workers)
     try:
         detector = load_tile_reader(args.model, classifier=args.classifier, threads=threads, conf=args.conf,
                                     bonus_conf=args.bonus_conf, back_conf=args.back_conf,
