@@ -7,7 +7,7 @@ import os
 import pytest
 
 from vision import sessions
-from vision.sessions import SPIN_ENV, THREADS_ENV, cores_free_for, session_options, should_spin, spins
+from vision.sessions import SPIN_ENV, THREADS_ENV, cores_free_for, session_options, should_spin
 
 
 @pytest.fixture
@@ -52,6 +52,10 @@ def test_the_setting_forces_either_way(machine, monkeypatch, setting, expected):
     machine(10.0 if expected else 0.0)  # against what the load would say
     monkeypatch.setenv(SPIN_ENV, setting)
     assert should_spin(2) is expected
+
+
+def spins(options) -> bool:
+    return options.get_session_config_entry("session.intra_op.allow_spinning") == "1"
 
 
 def test_options_spin_during_a_run_and_stop_after_it(machine):

@@ -77,8 +77,3 @@ def session_options(threads: int | None = None, spin: bool | None = None) -> ort
     options.add_session_config_entry("session.intra_op.allow_spinning", "1" if spin else "0")
     options.add_session_config_entry("session.force_spinning_stop", "1")
     return options
-
-
-def spins(options: ort.SessionOptions) -> bool:
-    """Whether sessions made with ``options`` spin during a run (for reports)."""
-    return options.get_session_config_entry("session.intra_op.allow_spinning") == "1"

@@ -222,11 +222,11 @@ class TwoStageDetector:
         keep_at = keep_at or self.keep_at
         located = []
         for squash in candidate_squashes():
-            boxes = self.locate(*self.detector.raw(squash.apply(bgr)))
-            located.append((reading_score([d for d in boxes if d.confidence >= keep_at.tiles]), squash, boxes))
-        best = None
-        for _, squash, boxes in sorted(located, key=lambda item: -item[0])[:SQUASHES_READ]:
             image = squash.apply(bgr)
+            boxes = self.locate(*self.detector.raw(image))
+            located.append((reading_score([d for d in boxes if d.confidence >= keep_at.tiles]), squash, image, boxes))
+        best = None
+        for _, squash, image, boxes in sorted(located, key=lambda item: -item[0])[:SQUASHES_READ]:
             reading = self.read(image, boxes, keep_at=keep_at)
             if len(reading) < MIN_TILES:
                 continue
