@@ -139,22 +139,25 @@ def _without_duplicates(dets: list[Detection], warnings: list[str]) -> list[int]
     """Indices of the detections to read: of two boxes on one tile (overlap over DUPLICATE_IOU) the more
     confident one is kept and the other left without a group."""
     order = sorted(range(len(dets)), key=lambda i: -dets[i].confidence)
+    same_tile = _pairwise_iou(np.array([d.box for d in dets], float)) > DUPLICATE_IOU
     kept: list[int] = []
     for i in order:
-        if any(_iou(dets[i].box, dets[j].box) > DUPLICATE_IOU for j in kept):
+        if same_tile[i, kept].any():
             warnings.append(f"two boxes on one tile ({dets[i].code}): the less confident one is left out")
             continue
         kept.append(i)
     return sorted(kept)
 
 
-def _iou(a, b) -> float:
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    inter = w * h
-    return inter / ((a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter)
+def _pairwise_iou(boxes: np.ndarray) -> np.ndarray:
+    """IoU of every box (N x 4, x1 y1 x2 y2) with every other: an N x N matrix, 0 where boxes do not overlap."""
+    w = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0], boxes[None, :, 0])
+    h = np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(boxes[:, None, 1], boxes[None, :, 1])
+    overlap = (w > 0) & (h > 0)
+    inter = np.where(overlap, w * h, 0.0)
+    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    union = area[:, None] + area[None, :] - inter
+    return np.divide(inter, union, out=np.zeros_like(inter), where=overlap)
 
 
 def row_angle(centres: np.ndarray, size: np.ndarray) -> float:
@@ -165,23 +168,16 @@ def row_angle(centres: np.ndarray, size: np.ndarray) -> float:
     diff = centres[None, :, :] - centres[:, None, :]
     dist = np.hypot(diff[..., 0], diff[..., 1])
     np.fill_diagonal(dist, np.inf)
-    angles, weights = [], []
-    for i in range(n):
-        j = int(np.argmin(dist[i]))
-        if dist[i, j] < 1.8 * size[i]:
-            angles.append(np.arctan2(diff[i, j, 1], diff[i, j, 0]))
-            weights.append(1.0)
-    if not angles:
+    nearest = dist.argmin(axis=1)
+    touching = dist[np.arange(n), nearest] < 1.8 * size
+    if not touching.any():
         return 0.0
-    doubled = np.array(angles) * 2
+    step = diff[np.arange(n), nearest][touching]
+    doubled = np.arctan2(step[:, 1], step[:, 0]) * 2
     # the mode of the doubled angles (rows have no head or tail), refined by a local mean
-    best, best_count = 0.0, -1
-    for cand in doubled:
-        close = np.abs(np.angle(np.exp(1j * (doubled - cand)))) < np.radians(20)
-        if close.sum() > best_count:
-            best, best_count = cand, int(close.sum())
-    close = np.abs(np.angle(np.exp(1j * (doubled - best)))) < np.radians(20)
-    mean = np.angle(np.mean(np.exp(1j * doubled[close])))
+    close = np.abs(np.angle(np.exp(1j * (doubled[None, :] - doubled[:, None])))) < np.radians(20)
+    best = int(close.sum(axis=1).argmax())  # the first of the most crowded, as a scan in order finds it
+    mean = np.angle(np.mean(np.exp(1j * doubled[close[best]])))
     return float(mean / 2)
 
 

@@ -27,17 +27,19 @@ def crop_tiles(bgr: np.ndarray, boxes: Sequence[Sequence[float]], size: int = CR
         left, top = int(round(x1 - margin * w)), int(round(y1 - margin * h))
         right, bottom = int(round(x2 + margin * w)), int(round(y2 + margin * h))
         right, bottom = max(right, left + 1), max(bottom, top + 1)
-        region = np.full((bottom - top, right - left, 3), PAD_VALUE, np.uint8)
         sx1, sy1, sx2, sy2 = max(left, 0), max(top, 0), min(right, width), min(bottom, height)
-        if sx2 > sx1 and sy2 > sy1:
-            region[sy1 - top:sy2 - top, sx1 - left:sx2 - left] = bgr[sy1:sy2, sx1:sx2]
+        if sx2 > sx1 and sy2 > sy1:  # the photo's part of the box, grown to the box with grey where it runs off
+            region = cv2.copyMakeBorder(bgr[sy1:sy2, sx1:sx2], sy1 - top, bottom - sy2, sx1 - left, right - sx2,
+                                        cv2.BORDER_CONSTANT, value=(PAD_VALUE,) * 3)
+        else:
+            region = np.full((bottom - top, right - left, 3), PAD_VALUE, np.uint8)
         scale = size / max(region.shape[:2])
         new_w = max(1, min(size, int(round(region.shape[1] * scale))))
         new_h = max(1, min(size, int(round(region.shape[0] * scale))))
         interpolation = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
         resized = cv2.resize(region, (new_w, new_h), interpolation=interpolation)
-        square = np.full((size, size, 3), PAD_VALUE, np.uint8)
         top_pad, left_pad = (size - new_h) // 2, (size - new_w) // 2
-        square[top_pad:top_pad + new_h, left_pad:left_pad + new_w] = resized
+        square = cv2.copyMakeBorder(resized, top_pad, size - new_h - top_pad, left_pad, size - new_w - left_pad,
+                                    cv2.BORDER_CONSTANT, value=(PAD_VALUE,) * 3)
         crops.append(square)
     return crops
