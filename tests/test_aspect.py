@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -9,6 +10,7 @@ from vision.aspect import (
     MIN_TILES,
     Squash,
     candidate_squashes,
+    detail_ratio,
     looks_stretched,
     reading_score,
     rescaled,
@@ -59,6 +61,28 @@ def test_every_factor_is_tried_along_both_axes():
     squashes = list(candidate_squashes())
     assert {s.x for s in squashes if s.y == 1} >= {2, 8, 16} and {s.y for s in squashes if s.x == 1} >= {2, 8, 16}
     assert all((s.x == 1) != (s.y == 1) for s in squashes)
+
+
+def textured(height: int, width: int) -> np.ndarray:
+    """A photo with as much detail across as down: noise, blurred a little."""
+    noise = np.random.default_rng(3).integers(0, 256, (height, width, 3), dtype=np.uint8)
+    return cv2.GaussianBlur(noise, (5, 5), 1.0)
+
+
+def test_a_photo_stretched_along_one_axis_is_squashed_back_along_that_one_only():
+    photo = textured(64, 640)
+    assert 0.8 < detail_ratio(photo) < 1.25
+    assert len(list(candidate_squashes(photo))) == len(list(candidate_squashes()))  # no axis stands out: both
+    along_y = cv2.resize(photo, (640, 640))  # a strip stretched 10 times along y
+    along_x = cv2.resize(textured(640, 64), (640, 640))
+    assert detail_ratio(along_y) > 2 and detail_ratio(along_x) < 0.5
+    assert {s.x for s in candidate_squashes(along_y)} == {1} and len(list(candidate_squashes(along_y))) > 1
+    assert {s.y for s in candidate_squashes(along_x)} == {1} and len(list(candidate_squashes(along_x))) > 1
+    flat = np.full((40, 40, 3), 90, np.uint8)  # no detail at all says nothing: both axes
+    assert detail_ratio(flat) == 1.0 and len(list(candidate_squashes(flat))) == len(list(candidate_squashes()))
+    stripes = np.zeros((40, 40), np.uint8)
+    stripes[::2] = 200  # detail only from one row to the next
+    assert detail_ratio(stripes) == 0.0 and detail_ratio(stripes.T.copy()) == float("inf")
 
 
 def test_labelled_boxes_give_the_squash_back_to_upright_tiles():

@@ -218,10 +218,11 @@ class TwoStageDetector:
                     ) -> tuple[Squash, list[Detection], tuple[float, float]] | None:
         """The squash of ``bgr`` whose reading scores above ``to_beat`` and every other squash: the squash, its
         reading (boxes in the squashed image) and the pixels of ``bgr`` per squashed pixel; None if none does.
-        Every squash is located, and only the ``SQUASHES_READ`` whose boxes most surely hold tiles are read."""
+        Every squash worth trying (``candidate_squashes``) is located, and only the ``SQUASHES_READ`` whose boxes
+        most surely hold tiles are read."""
         keep_at = keep_at or self.keep_at
         located = []
-        for squash in candidate_squashes():
+        for squash in candidate_squashes(bgr):
             image = squash.apply(bgr)
             boxes = self.locate(*self.detector.raw(image))
             located.append((reading_score([d for d in boxes if d.confidence >= keep_at.tiles]), squash, image, boxes))
