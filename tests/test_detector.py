@@ -162,3 +162,28 @@ def test_a_dynamic_input_is_the_least_stride_multiple_that_holds_the_photo(tmp_p
     assert detector.input_shape_for(891, 321) == (448, 192)  # 448 / 891 * 891 rounds a hair above 448
     assert detector.input_shape_for(640, 640) == (448, 448)
     assert detector.input_shape_for(100, 450, input_size=768) == (192, 768)
+
+
+def test_a_reading_around_a_rectangle_runs_the_stride_aligned_part_of_the_input_holding_it(tmp_path):
+    rows = [anchor(8, 20, 18, 36, t3s=0.9)]  # where the tiny model puts its one box, in the input it is given
+    detector = Detector(tiny_model(tmp_path / "tiny.onnx", rows, size=None), threads=1, input_size=256)
+    shapes = []
+    run = detector.session.run
+
+    def spied(outputs, feeds):
+        shapes.append(feeds[detector.input_name].shape)
+        return run(outputs, feeds)
+
+    detector.session.run = spied
+    photo = np.zeros((128, 256, 3), np.uint8)  # ratio 1 at 256: the input is the photo, 128 x 256
+    whole, _ = detector.raw(photo)
+    assert shapes[-1] == (1, 3, 128, 256) and whole[0] == pytest.approx((8, 20, 18, 36))
+    part, _ = detector.raw(photo, around=(70, 40, 120, 70))  # widened to the grid: x 64-128, y 32-96
+    assert shapes[-1] == (1, 3, 64, 64)
+    assert part[0] == pytest.approx((8 + 64, 20 + 32, 18 + 64, 36 + 32))  # the part's boxes, in the photo's pixels
+    reduced, _ = detector.raw(np.zeros((64, 128, 3), np.uint8), pixel_scale=0.5, around=(70, 40, 120, 70))
+    assert shapes[-1] == (1, 3, 64, 64) and reduced[0] == pytest.approx(part[0])  # decoded at half size, same part
+    tiny, _ = detector.raw(photo, around=(70, 40, 71, 41))  # one grid cell at least
+    assert shapes[-1] == (1, 3, 32, 32) and tiny[0] == pytest.approx((8 + 64, 20 + 32, 18 + 64, 36 + 32))
+    outside, _ = detector.raw(photo, around=(300, 200, 400, 300))  # nothing of the input: the whole of it
+    assert shapes[-1] == (1, 3, 128, 256)

@@ -12,7 +12,19 @@ from vision.classifier import CropClassifier
 from vision.detection import Detection
 from vision.detector import Detector, decode
 from vision.twostage import TwoStageDetector
-from vision.zoom import COVERED, REACH, SMALL_TILE, ZOOM_INPUT, combined, median_tile_side, near, second_reading_input
+from vision.zoom import (
+    COVERED,
+    REACH,
+    SMALL_TILE,
+    ZOOM_INPUT,
+    ZOOM_MARGIN,
+    band,
+    combined,
+    median_tile_side,
+    near,
+    second_reading_input,
+    tile_side,
+)
 
 
 def row(count: int, width: float, height: float) -> list[Detection]:
@@ -62,12 +74,17 @@ def spied_pair(tmp_path, rows, input_size=64, fixed=False) -> tuple[TwoStageDete
     sizes = []
     raw = detector.raw
 
-    def recording(bgr, pixel_scale=1.0, input_size=None):
+    arounds = []
+
+    def recording(bgr, pixel_scale=1.0, input_size=None, around=None):
         sizes.append(input_size)
-        return raw(bgr, pixel_scale, input_size)
+        arounds.append(around)
+        return raw(bgr, pixel_scale, input_size, around)
 
     detector.raw = recording
-    return TwoStageDetector(detector, CropClassifier(tiny_classifier(tmp_path / "cls.onnx"), threads=1)), sizes
+    pair = TwoStageDetector(detector, CropClassifier(tiny_classifier(tmp_path / "cls.onnx"), threads=1))
+    pair.arounds = arounds  # the rectangle each run was asked to read around (None: the whole photo)
+    return pair, sizes
 
 
 def tiles(side: float, per_row: int = 5, rows: int = 1) -> list[np.ndarray]:
@@ -84,9 +101,15 @@ def test_a_photo_of_small_tiles_is_read_again_at_the_larger_input(tmp_path, phot
     assert min(d.box[2] for d in found) == pytest.approx((2 + 8) * 128 / ZOOM_INPUT)
     # both readings' tiles, ten read 3m, pass the copy rule together: four take their runner-up 4m, the only room
     assert len(found) == 10 and sum(d.code == "4m" for d in found) == 4
+    # the second reading runs only round the tiles found first, ZOOM_MARGIN tile sides beyond them
+    asked = pair.arounds[1]
+    first = pair.find(photo)
+    assert pair.arounds[0] is None and asked == pytest.approx(band(first))
+    assert asked[0] == pytest.approx(min(d.box[0] for d in first) - ZOOM_MARGIN * tile_side(first))
     sizes.clear()
+    pair.arounds.clear()
     pair.detect_for_eval(photo)
-    assert sizes == [None, ZOOM_INPUT]
+    assert sizes == [None, ZOOM_INPUT] and pair.arounds[0] is None and pair.arounds[1] is not None
 
 
 def test_large_tiles_and_fixed_inputs_are_read_once(tmp_path, photo):

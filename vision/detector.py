@@ -194,16 +194,22 @@ class Detector:
 
     # -- inference -------------------------------------------------------------------------------------------------
 
-    def raw(self, bgr: np.ndarray, pixel_scale: float = 1.0, input_size: int | None = None
-            ) -> tuple[np.ndarray, np.ndarray]:
+    def raw(self, bgr: np.ndarray, pixel_scale: float = 1.0, input_size: int | None = None,
+            around: Sequence[float] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Run the model: every anchor's box (x1 y1 x2 y2 in original photo pixels) and class scores (N x C).
 
         ``pixel_scale`` is pixels of ``bgr`` per original pixel (a photo decoded reduced); ``input_size`` the long
-        side of the model's input, for a dynamic model (the detector's own by default).
+        side of the model's input, for a dynamic model (the detector's own by default). ``around`` (x1 y1 x2 y2 in
+        original pixels), for a dynamic model: only the part of the input holding that rectangle is run, widened to
+        the model's stride grid, so each anchor inside sees the input as the whole photo's reading would (the same
+        pixels, the same grid) at the cost of that part alone.
         """
         blob, box = self.letterbox(bgr, input_size)
+        left, top = 0, 0
+        if around is not None and not self.fixed_shape:
+            blob, left, top = _window(blob, box, around, pixel_scale)
         output = self.session.run(None, {self.input_name: blob})[0][0].T  # anchors x (4 + classes)
-        cx, cy, w, h = output[:, 0], output[:, 1], output[:, 2], output[:, 3]
+        cx, cy, w, h = output[:, 0] + left, output[:, 1] + top, output[:, 2], output[:, 3]
         factor = box.ratio * pixel_scale
         full_w, full_h = bgr.shape[1] / pixel_scale, bgr.shape[0] / pixel_scale
         boxes = np.stack([
@@ -227,6 +233,23 @@ class Detector:
                             top_k=0, max_det=300)
         operating = decode(boxes, scores, self.names, conf=self.conf, nms_iou=self.nms_iou, merge_iou=self.merge_iou)
         return candidates, operating
+
+
+def _window(blob: np.ndarray, box: Letterbox, around: Sequence[float], pixel_scale: float
+            ) -> tuple[np.ndarray, int, int]:
+    """The part of the input ``blob`` (1 x 3 x H x W) holding the rectangle ``around`` (original pixels), its edges
+    moved out to the stride grid; with its left and top in input pixels. The whole input when the rectangle holds
+    less than one stride of it."""
+    factor = box.ratio * pixel_scale
+    height, width = blob.shape[2:]
+    x1, y1, x2, y2 = around
+    left = max(0, math.floor((x1 * factor + box.pad_x) / STRIDE) * STRIDE)
+    top = max(0, math.floor((y1 * factor + box.pad_y) / STRIDE) * STRIDE)
+    right = min(width, math.ceil((x2 * factor + box.pad_x) / STRIDE) * STRIDE)
+    bottom = min(height, math.ceil((y2 * factor + box.pad_y) / STRIDE) * STRIDE)
+    if right - left < STRIDE or bottom - top < STRIDE:
+        return blob, 0, 0
+    return np.ascontiguousarray(blob[:, :, top:bottom, left:right]), left, top
 
 
 def tile_scores(scores: np.ndarray) -> np.ndarray:

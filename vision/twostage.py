@@ -32,7 +32,7 @@ from .detection import Detection
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
 from .turn import row_turn, turned_back, turned_band
 from .twins import without_boxes_across_pairs, without_loose_twins
-from .zoom import COVERED, ZOOM_INPUT, combined, second_reading_input
+from .zoom import COVERED, ZOOM_INPUT, band, combined, second_reading_input
 
 #: The operating point of the pair, chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep --input-size N``
 #: (models/README.md): the detector only has to find the tiles, which it does as well at 448 px as at 640 px
@@ -175,10 +175,12 @@ class TwoStageDetector:
         return probs
 
     def find(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None,
-             input_size: int | None = None) -> list[Detection]:
-        """Locate (at a detector input of ``input_size``, its own by default) and read the tiles of ``bgr`` as it is;
-        a second, larger reading drops the boxes its better boxes cover (``vision.zoom.COVERED``)."""
-        located = self.locate(*self.detector.raw(bgr, pixel_scale, input_size), covered=COVERED if input_size else None)
+             input_size: int | None = None, around: Sequence[float] | None = None) -> list[Detection]:
+        """Locate (at a detector input of ``input_size``, its own by default; only ``around`` a rectangle, if given:
+        ``Detector.raw``) and read the tiles of ``bgr`` as it is; a second, larger reading drops the boxes its
+        better boxes cover (``vision.zoom.COVERED``)."""
+        raw = self.detector.raw(bgr, pixel_scale, input_size, around)
+        located = self.locate(*raw, covered=COVERED if input_size else None)
         return self.read(bgr, located, pixel_scale, keep_at=keep_at)
 
     def zoom_for(self, found: Sequence[Detection], bgr: np.ndarray, pixel_scale: float = 1.0) -> int | None:
@@ -208,8 +210,8 @@ class TwoStageDetector:
         if turn is not None:
             image, back = turned_band(bgr, turn, found, pixel_scale)
             again = turned_back(self.find(image, pixel_scale, keep_at, zoom), back, pixel_scale)
-        elif zoom is not None:
-            again = self.find(bgr, pixel_scale, keep_at, zoom)
+        elif zoom is not None:  # read larger only round the tiles found, where its tiles are kept
+            again = self.find(bgr, pixel_scale, keep_at, zoom, around=band(found))
         else:
             return found
         return one_set(combined(again, found))  # both readings together
@@ -252,14 +254,14 @@ class TwoStageDetector:
             image, back = turned_band(bgr, turn, operating)
             again_candidates, again = (turned_back(found, back) for found in self._eval_reading(image, low_conf, zoom))
         elif zoom is not None:
-            again_candidates, again = self._eval_reading(bgr, low_conf, zoom)
+            again_candidates, again = self._eval_reading(bgr, low_conf, zoom, around=band(operating))
         else:
             return candidates, operating
         return combined(again_candidates, candidates, operating), one_set(combined(again, operating))
 
-    def _eval_reading(self, bgr: np.ndarray, low_conf: float, input_size: int | None = None
-                      ) -> tuple[list[Detection], list[Detection]]:
-        boxes, scores = self.detector.raw(bgr, input_size=input_size)
+    def _eval_reading(self, bgr: np.ndarray, low_conf: float, input_size: int | None = None,
+                      around: Sequence[float] | None = None) -> tuple[list[Detection], list[Detection]]:
+        boxes, scores = self.detector.raw(bgr, input_size=input_size, around=around)
         covered = COVERED if input_size else None
         located = self.locate(boxes, scores, conf=low_conf, max_det=EVAL_CANDIDATES, covered=covered)
         probs = self.probabilities(bgr, located)
