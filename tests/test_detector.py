@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from scoring.tiles import DETECTOR_CLASSES
-from vision.detector import Detector, ModelError, box_iou, class_names_from_metadata, decode
+from vision.boxes import box_iou
+from vision.detector import Detector, ModelError, class_names_from_metadata, decode
 
 INDEX = {c: i for i, c in enumerate(DETECTOR_CLASSES)}
 

@@ -26,6 +26,7 @@ import onnxruntime as ort
 
 from scoring.tiles import DETECTOR_CLASSES
 
+from .boxes import box_area, box_intersection, box_iou
 from .detection import Detection
 from .sessions import session_options
 
@@ -85,27 +86,6 @@ class Letterbox:
     ratio: float
     pad_x: float
     pad_y: float
-
-
-def box_area(boxes: np.ndarray) -> np.ndarray:
-    """The area of each box (N x 4, x1 y1 x2 y2)."""
-    boxes = np.asarray(boxes, dtype=np.float32).reshape(-1, 4)
-    return np.prod(boxes[:, 2:] - boxes[:, :2], axis=1)
-
-
-def box_intersection(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """The overlap area of every box in ``a`` (N x 4) with every box in ``b`` (M x 4): an N x M matrix."""
-    a = np.asarray(a, dtype=np.float32).reshape(-1, 4)
-    b = np.asarray(b, dtype=np.float32).reshape(-1, 4)
-    lt = np.maximum(a[:, None, :2], b[None, :, :2])
-    rb = np.minimum(a[:, None, 2:], b[None, :, 2:])
-    return np.prod(np.clip(rb - lt, 0, None), axis=2)
-
-
-def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """IoU of every box in ``a`` (N x 4, x1 y1 x2 y2) with every box in ``b`` (M x 4): an N x M matrix."""
-    inter = box_intersection(a, b)
-    return inter / np.maximum(box_area(a)[:, None] + box_area(b)[None, :] - inter, 1e-9)
 
 
 def class_names_from_metadata(metadata: dict[str, str], num_classes: int) -> tuple[str, ...]:

@@ -27,8 +27,9 @@ import yaml
 
 from scoring.tiles import BACK_CODE, BONUS_CODES, DETECTOR_CLASSES
 
+from .boxes import box_iou
 from .detection import Detection
-from .detector import ALT_FLOOR, box_iou, decode
+from .detector import ALT_FLOOR, decode
 from .imageio import DecodedImage, ImageError, load_image
 from .layout import assemble
 

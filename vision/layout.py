@@ -21,6 +21,7 @@ from scoring.errors import HandError
 from scoring.hand import Hand, Meld, validate_structure
 from scoring.tiles import is_bonus, is_playing, sort_key
 
+from .boxes import box_iou
 from .detection import Detection
 
 # -- rows ----------------------------------------------------------------------------------------------------------
@@ -139,7 +140,8 @@ def _without_duplicates(dets: list[Detection], warnings: list[str]) -> list[int]
     """Indices of the detections to read: of two boxes on one tile (overlap over DUPLICATE_IOU) the more
     confident one is kept and the other left without a group."""
     order = sorted(range(len(dets)), key=lambda i: -dets[i].confidence)
-    same_tile = _pairwise_iou(np.array([d.box for d in dets], float)) > DUPLICATE_IOU
+    boxes = [d.box for d in dets]
+    same_tile = box_iou(boxes, boxes, np.float64) > DUPLICATE_IOU
     kept: list[int] = []
     for i in order:
         if same_tile[i, kept].any():
@@ -147,17 +149,6 @@ def _without_duplicates(dets: list[Detection], warnings: list[str]) -> list[int]
             continue
         kept.append(i)
     return sorted(kept)
-
-
-def _pairwise_iou(boxes: np.ndarray) -> np.ndarray:
-    """IoU of every box (N x 4, x1 y1 x2 y2) with every other: an N x N matrix, 0 where boxes do not overlap."""
-    w = np.minimum(boxes[:, None, 2], boxes[None, :, 2]) - np.maximum(boxes[:, None, 0], boxes[None, :, 0])
-    h = np.minimum(boxes[:, None, 3], boxes[None, :, 3]) - np.maximum(boxes[:, None, 1], boxes[None, :, 1])
-    overlap = (w > 0) & (h > 0)
-    inter = np.where(overlap, w * h, 0.0)
-    area = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
-    union = area[:, None] + area[None, :] - inter
-    return np.divide(inter, union, out=np.zeros_like(inter), where=overlap)
 
 
 def row_angle(centres: np.ndarray, size: np.ndarray) -> float:

@@ -21,8 +21,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .boxes import box_area, box_intersection
 from .detection import Detection
-from .detector import box_area, box_intersection
 
 #: A box holding at least this share of a smaller box of its code is that tile boxed loosely.
 INSIDE = 0.85

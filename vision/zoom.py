@@ -19,8 +19,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from .boxes import box_iou
 from .detection import Detection
-from .detector import box_iou
 
 #: Fewer tiles found than this are too few to judge their size by (a hand has at least 13).
 MIN_TILES = 5

@@ -18,7 +18,8 @@ import cv2
 import numpy as np
 
 from scoring.tiles import DETECTOR_CLASSES
-from vision.detector import Detector, box_iou
+from vision.boxes import box_iou
+from vision.detector import Detector
 
 MATCH_IOU = 0.5
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
