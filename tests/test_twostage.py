@@ -196,15 +196,19 @@ def test_classifier_columns_follow_the_detector_order(tmp_path, photo):
     assert classifier.probabilities(photo, []).shape == (0, len(DETECTOR_CLASSES))
 
 
-def test_crops_are_read_upside_down_on_request(tmp_path, photo, monkeypatch):
+def test_crops_are_read_turned_on_request_in_one_batch(tmp_path, photo, monkeypatch):
     classifier = CropClassifier(tiny_classifier(tmp_path / "cls.onnx"), threads=1)
     boxes = [(10, 40, 40, 80), (80, 40, 110, 80)]
     seen, blob = [], cv2.dnn.blobFromImages
     monkeypatch.setattr(cv2.dnn, "blobFromImages", lambda crops, **kw: seen.append(list(crops)) or blob(crops, **kw))
     upright = classifier.probabilities(photo, boxes)
-    turned = classifier.probabilities(photo, boxes, half_turned=True)
-    assert turned == pytest.approx(upright, abs=1e-5)  # a brightness reader: the same either way up
-    assert all((t == u[::-1, ::-1]).all() for t, u in zip(seen[1], seen[0], strict=True))
+    turned = classifier.turned_probabilities(photo, boxes, (1, 2, 3))
+    assert turned.shape == (3, 2, len(DETECTOR_CLASSES)) and len(seen) == 2 and len(seen[1]) == 6
+    for reading in turned:
+        assert reading == pytest.approx(upright, abs=1e-5)  # a brightness reader: the same whichever way it lies
+    for k, turn in enumerate((-1, 2, 1)):  # clockwise quarter turns: numpy's rot90 turns the other way
+        assert all((t == np.rot90(u, turn)).all() for t, u in zip(seen[1][2 * k:2 * k + 2], seen[0], strict=True))
+    assert classifier.turned_probabilities(photo, [], (2,)).shape == (1, 0, len(DETECTOR_CLASSES))
 
 
 def test_many_crops_run_in_batches(tmp_path, photo):
@@ -312,39 +316,47 @@ def test_a_tile_the_detector_cannot_name_is_still_a_tile(tmp_path, photo):
     assert [t.code for t in pair.detect(photo)] == ["3m"]
 
 
-class UpsideDownReader:
-    """A classifier that reads every crop as ``upright`` with probability ``sure``, or, turned upside down, as
-    ``turned`` with probability ``turned_sure``; it counts the crops it is given turned."""
+class TurnedReader:
+    """A classifier that reads every crop as ``upright`` with probability ``sure``, and turned by k quarter turns as
+    ``turned[k]`` gives (code, probability), else as upright; it counts the crops it is given turned."""
 
-    def __init__(self, upright: str, sure: float, turned: str, turned_sure: float):
-        self.readings = {False: (upright, sure), True: (turned, turned_sure)}
+    def __init__(self, upright: str, sure: float, turned: dict[int, tuple[str, float]]):
+        self.upright, self.turned = (upright, sure), turned
         self.turned_crops = 0
 
-    def probabilities(self, bgr, boxes, *, half_turned: bool = False) -> np.ndarray:
-        code, sure = self.readings[half_turned]
-        self.turned_crops += len(boxes) * half_turned
-        rows = np.full((len(boxes), len(DETECTOR_CLASSES)), (1 - sure) / (len(DETECTOR_CLASSES) - 1), np.float32)
+    @staticmethod
+    def rows(count: int, code: str, sure: float) -> np.ndarray:
+        rows = np.full((count, len(DETECTOR_CLASSES)), (1 - sure) / (len(DETECTOR_CLASSES) - 1), np.float32)
         rows[:, DETECTOR_CLASSES.index(code)] = sure
         return rows
 
+    def probabilities(self, bgr, boxes) -> np.ndarray:
+        return self.rows(len(boxes), *self.upright)
+
+    def turned_probabilities(self, bgr, boxes, turns) -> np.ndarray:
+        self.turned_crops += len(boxes) * len(turns)
+        return np.stack([self.rows(len(boxes), *self.turned.get(turn, self.upright)) for turn in turns])
+
 
 @pytest.mark.parametrize("upright, turned, read_as", [
-    ((0.5, "6s"), (0.9, "7s"), "7s"),  # unsure upright, sure upside down: the tile lies upside down
-    ((0.5, "6s"), (0.6, "7s"), "6s"),  # upside down no surer by HALF_TURN_GAIN: the upright reading stays
-    ((0.8, "6s"), (0.99, "7s"), "6s"),  # sure upright: not read turned
+    ((0.5, "6s"), {2: ("7s", 0.9)}, "7s"),  # unsure upright, sure upside down: the tile lies upside down
+    ((0.5, "6s"), {1: ("5m", 0.95)}, "5m"),  # sure a quarter turn clockwise: the tile lies on its side
+    ((0.5, "6s"), {3: ("5m", 0.8), 2: ("7s", 0.9)}, "7s"),  # the surest turned reading
+    ((0.5, "6s"), {2: ("7s", 0.6), 1: ("5m", 0.65)}, "6s"),  # none surer by TURN_GAIN: the upright reading stays
+    ((0.8, "6s"), {2: ("7s", 0.99)}, "6s"),  # sure upright: not read turned
 ])
-def test_a_tile_read_unsurely_is_read_again_upside_down(tmp_path, photo, upright, turned, read_as):
+def test_a_tile_read_unsurely_is_read_again_turned(tmp_path, photo, upright, turned, read_as):
     detector = Detector(tiny_model(tmp_path / "det.onnx", ROWS, list(DETECTOR_CLASSES)), threads=1)
-    classifier = UpsideDownReader(upright[1], upright[0], turned[1], turned[0])
+    classifier = TurnedReader(upright[1], upright[0], turned)
     pair = TwoStageDetector(detector, classifier, zoom_input=None)
     assert {t.code for t in pair.detect(photo)} == {read_as}
     assert (classifier.turned_crops > 0) == (upright[0] < UNSURE)
 
 
-def test_a_box_that_may_not_be_a_tile_is_not_read_upside_down(tmp_path, photo):
+def test_a_box_that_may_not_be_a_tile_is_not_read_turned(tmp_path, photo):
     unsure = [anchor(5, 20, 20, 40, t9p=SURE_TILE - 0.1), anchor(40, 20, 55, 40, t9p=SURE_TILE - 0.1)]
     detector = Detector(tiny_model(tmp_path / "det.onnx", unsure, list(DETECTOR_CLASSES)), threads=1)
-    classifier = UpsideDownReader("6s", 0.6, "7s", 0.95)  # 0.4 x 0.6 keeps the tile; unsure, but not read turned
+    classifier = TurnedReader("6s", 0.6, {2: ("7s", 0.95)})  # 0.35 x 0.6 keeps the tile; unsure, not read turned
     pair = TwoStageDetector(detector, classifier, zoom_input=None)
     assert {t.code for t in pair.detect(photo)} == {"6s"} and classifier.turned_crops == 0
 

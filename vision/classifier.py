@@ -21,6 +21,8 @@ from .tilecrop import CROP_SIZE, crop_tiles
 
 CLASSIFIER_ENV = "MJLENS_CLASSIFIER"  # a path, or "none" to read tiles with the detector alone
 DEFAULT_CLASSIFIER = Path(__file__).resolve().parents[1] / "models" / "mjlens-tile-crops.onnx"
+#: cv2.rotate's codes for one, two and three quarter turns clockwise.
+QUARTER_TURNS = {1: cv2.ROTATE_90_CLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_COUNTERCLOCKWISE}
 BATCH = 32  # crops per run: a table photo can hold 140 tiles, a batch this size keeps memory flat
 
 
@@ -58,16 +60,20 @@ class CropClassifier:
         # column j of the model's output is class column[j] of the detector's order
         self.columns = np.array([DETECTOR_CLASSES.index(code) for code in names])
 
-    def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]], *,
-                      half_turned: bool = False) -> np.ndarray:
-        """Class probabilities (len(boxes) x len(DETECTOR_CLASSES)) of the tiles at ``boxes`` (pixels of ``bgr``);
-        ``half_turned``: of their crops turned upside down."""
-        result = np.zeros((len(boxes), len(DETECTOR_CLASSES)), dtype=np.float32)
+    def probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]]) -> np.ndarray:
+        """Class probabilities (len(boxes) x len(DETECTOR_CLASSES)) of the tiles at ``boxes`` (pixels of ``bgr``)."""
+        return self.turned_probabilities(bgr, boxes, (0,))[0]
+
+    def turned_probabilities(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]], turns: Sequence[int]
+                             ) -> np.ndarray:
+        """The class probabilities of the tiles at ``boxes`` with their crops turned by each of ``turns`` quarter
+        turns clockwise (0: as they are): len(turns) x len(boxes) x len(DETECTOR_CLASSES), read in one batch."""
+        result = np.zeros((len(turns), len(boxes), len(DETECTOR_CLASSES)), dtype=np.float32)
         if not len(boxes):
             return result
-        crops = crop_tiles(bgr, boxes, self.size)
-        if half_turned:
-            crops = [cv2.rotate(crop, cv2.ROTATE_180) for crop in crops]
+        cut = crop_tiles(bgr, boxes, self.size)
+        crops = [crop if turn % 4 == 0 else cv2.rotate(crop, QUARTER_TURNS[turn % 4]) for turn in turns for crop in cut]
+        flat = result.reshape(-1, len(DETECTOR_CLASSES))
         step = self.fixed_batch or BATCH
         for start in range(0, len(crops), step):
             chunk = crops[start:start + step]
@@ -75,7 +81,7 @@ class CropClassifier:
             if self.fixed_batch and len(chunk) < self.fixed_batch:
                 blob = np.concatenate([blob, np.zeros((self.fixed_batch - len(chunk), *blob.shape[1:]), blob.dtype)])
             probs = self.session.run(None, {self.input_name: blob})[0][: len(chunk)]
-            result[start:start + len(chunk)][:, self.columns] = probs
+            flat[start:start + len(chunk)][:, self.columns] = probs
         return result
 
 

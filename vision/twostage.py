@@ -50,10 +50,12 @@ INPUT_SIZE = 448
 #: about 80 px tall, near the classifier's 64-96 px crops.
 DECODE_SIDE = 1024
 #: A box that is surely a tile (its chance of a tile at least ``SURE_TILE``) whose face the classifier reads less
-#: surely than ``UNSURE`` is read again turned upside down, and that reading taken where it is surer by
-#: ``HALF_TURN_GAIN``: tiles lie upside down across the table and every way in a heap, and the classifier learnt
-#: them mostly upright (chosen on hk-photos ``valid``, checked on synthetic photos: models/README.md, "Upside down").
-SURE_TILE, UNSURE, HALF_TURN_GAIN = 0.5, 0.7, 0.2
+#: surely than ``UNSURE`` is read again turned by each of ``TURNS`` quarter turns, and the surest of those readings
+#: taken where it is surer than the upright one by ``TURN_GAIN``: tiles lie upside down across the table, on their
+#: side in a heap or a meld, and the classifier learnt them mostly upright (chosen on hk-photos ``valid``, checked
+#: on synthetic photos: models/README.md, "Upside down").
+SURE_TILE, UNSURE, TURN_GAIN = 0.45, 0.7, 0.2
+TURNS = (1, 2, 3)
 #: A photo that looks squeezed is located at every squash (``vision.aspect``), and only this many squashes, those
 #: whose boxes most surely hold tiles (their chances of a tile summed), are read: reading takes most of the time of a
 #: squash, and on the 35 squeezed photos of hk-photos ``valid`` the best three hold the squash read best every time
@@ -163,15 +165,18 @@ class TwoStageDetector:
 
     def probabilities(self, bgr: np.ndarray, located: Sequence[Detection], pixel_scale: float = 1.0) -> np.ndarray:
         """The classifier's probabilities of each located box; a box surely a tile but read unsurely is read again
-        upside down, and that reading taken where it is surer (``SURE_TILE``, ``UNSURE``, ``HALF_TURN_GAIN``)."""
+        turned each way, and the surest turned reading taken where it is surer (``SURE_TILE``, ``UNSURE``,
+        ``TURNS``, ``TURN_GAIN``)."""
         boxes = [tuple(v * pixel_scale for v in d.box) for d in located]
         probs = self.classifier.probabilities(bgr, boxes)
         unsure = [i for i, d in enumerate(located) if d.confidence >= SURE_TILE and probs[i].max() < UNSURE]
         if unsure:
-            turned = self.classifier.probabilities(bgr, [boxes[i] for i in unsure], half_turned=True)
-            for i, row in zip(unsure, turned, strict=True):
-                if row.max() >= probs[i].max() + HALF_TURN_GAIN:
-                    probs[i] = row
+            turned = self.classifier.turned_probabilities(bgr, [boxes[i] for i in unsure], TURNS)
+            for j, i in enumerate(unsure):
+                readings = turned[:, j]
+                surest = readings[int(readings.max(axis=1).argmax())]  # the first turn of the surest, on a tie
+                if surest.max() >= probs[i].max() + TURN_GAIN:
+                    probs[i] = surest
         return probs
 
     def find(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None,
