@@ -340,8 +340,9 @@ class TurnedReader:
 
 @pytest.mark.parametrize("upright, turned, read_as", [
     ((0.5, "6s"), {2: ("7s", 0.9)}, "7s"),  # unsure upright, sure upside down: the tile lies upside down
-    ((0.5, "6s"), {1: ("5m", 0.95)}, "5m"),  # sure a quarter turn clockwise: the tile lies on its side
-    ((0.5, "6s"), {3: ("5m", 0.8), 2: ("7s", 0.9)}, "7s"),  # the surest turned reading
+    ((0.5, "6s"), {1: ("5m", 0.95), 3: ("5m", 0.9)}, "5m"),  # sure a quarter turn either way: on its side
+    ((0.5, "6s"), {1: ("4s", 0.8), 3: ("6s", 0.98)}, "6s"),  # the quarter turns disagree: their mean is unsure
+    ((0.5, "6s"), {1: ("5m", 0.8), 3: ("5m", 0.8), 2: ("7s", 0.9)}, "7s"),  # the surest turned reading
     ((0.5, "6s"), {2: ("7s", 0.6), 1: ("5m", 0.65)}, "6s"),  # none surer by TURN_GAIN: the upright reading stays
     ((0.8, "6s"), {2: ("7s", 0.99)}, "6s"),  # sure upright: not read turned
 ])

@@ -50,12 +50,14 @@ INPUT_SIZE = 448
 #: about 80 px tall, near the classifier's 64-96 px crops.
 DECODE_SIDE = 1024
 #: A box that is surely a tile (its chance of a tile at least ``SURE_TILE``) whose face the classifier reads less
-#: surely than ``UNSURE`` is read again turned by each of ``TURNS`` quarter turns, and the surest of those readings
-#: taken where it is surer than the upright one by ``TURN_GAIN``: tiles lie upside down across the table, on their
-#: side in a heap or a meld, and the classifier learnt them mostly upright (chosen on hk-photos ``valid``, checked
-#: on synthetic photos: models/README.md, "Upside down").
+#: surely than ``UNSURE`` is read again turned: upside down, and on its side (the mean of its readings a quarter turn
+#: either way, which a tile lying on its side both are), and the surer of the two taken where it is surer than the
+#: upright reading by ``TURN_GAIN``: tiles lie upside down across the table, on their side in a heap or a meld, and
+#: the classifier learnt them mostly upright (chosen on hk-photos ``valid``, checked on synthetic photos:
+#: models/README.md, "Upside down").
 SURE_TILE, UNSURE, TURN_GAIN = 0.45, 0.7, 0.2
-TURNS = (1, 2, 3)
+#: The readings of an unsure box beside the upright one: each the mean of its crop turned by these quarter turns.
+TURNED_READINGS = ((2,), (1, 3))
 #: A photo that looks squeezed is located at every squash (``vision.aspect``), and only this many squashes, those
 #: whose boxes most surely hold tiles (their chances of a tile summed), are read: reading takes most of the time of a
 #: squash, and on the 35 squeezed photos of hk-photos ``valid`` the best three hold the squash read best every time
@@ -166,15 +168,17 @@ class TwoStageDetector:
     def probabilities(self, bgr: np.ndarray, located: Sequence[Detection], pixel_scale: float = 1.0) -> np.ndarray:
         """The classifier's probabilities of each located box; a box surely a tile but read unsurely is read again
         turned each way, and the surest turned reading taken where it is surer (``SURE_TILE``, ``UNSURE``,
-        ``TURNS``, ``TURN_GAIN``)."""
+        ``TURNED_READINGS``, ``TURN_GAIN``)."""
         boxes = [tuple(v * pixel_scale for v in d.box) for d in located]
         probs = self.classifier.probabilities(bgr, boxes)
         unsure = [i for i, d in enumerate(located) if d.confidence >= SURE_TILE and probs[i].max() < UNSURE]
         if unsure:
-            turned = self.classifier.turned_probabilities(bgr, [boxes[i] for i in unsure], TURNS)
+            turns = sorted({turn for reading in TURNED_READINGS for turn in reading})
+            turned = self.classifier.turned_probabilities(bgr, [boxes[i] for i in unsure], turns)
+            means = np.stack([turned[[turns.index(t) for t in reading]].mean(axis=0) for reading in TURNED_READINGS])
             for j, i in enumerate(unsure):
-                readings = turned[:, j]
-                surest = readings[int(readings.max(axis=1).argmax())]  # the first turn of the surest, on a tie
+                readings = means[:, j]
+                surest = readings[int(readings.max(axis=1).argmax())]  # the first reading of the surest, on a tie
                 if surest.max() >= probs[i].max() + TURN_GAIN:
                     probs[i] = surest
         return probs
