@@ -10,7 +10,7 @@ from pathlib import Path
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from vision.sessions import cores
+from vision.sessions import cores, default_threads
 
 #: Where the shipped detector lives, relative to the repository / installed tree.
 DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "mjlens-tiles.onnx"
@@ -56,7 +56,7 @@ class Settings(BaseSettings):
         return value
 
     def inference_threads(self) -> int:
-        return self.threads or max(1, cores() // self.workers)
+        return self.threads or default_threads(self.workers)
 
     def cors_list(self) -> list[str]:
         return [origin.strip() for origin in self.cors_origins.split(",") if origin.strip()]

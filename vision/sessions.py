@@ -37,9 +37,10 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def default_threads() -> int:
-    """``MJLENS_THREADS`` when set, else every core."""
-    return int(os.environ.get(THREADS_ENV) or 0) or cores()
+def default_threads(workers: int = 1) -> int:
+    """``MJLENS_THREADS`` when set, else the cores shared among ``workers`` sessions running at once (at least one
+    each): more threads than cores in all halved the service's throughput (benchmarks/bench_service.py)."""
+    return int(os.environ.get(THREADS_ENV) or 0) or max(1, cores() // workers)
 
 
 def cores_free_for(threads: int) -> bool:

@@ -58,6 +58,7 @@ DECODE_SIDE = 1024
 SURE_TILE, UNSURE, TURN_GAIN = 0.45, 0.7, 0.2
 #: The readings of an unsure box beside the upright one: each the mean of its crop turned by these quarter turns.
 TURNED_READINGS = ((2,), (1, 3))
+TURNS = sorted({turn for reading in TURNED_READINGS for turn in reading})  # each turned crop read once
 #: A photo that looks squeezed is located at every squash (``vision.aspect``), and only this many squashes, those
 #: whose boxes most surely hold tiles (their chances of a tile summed), are read: reading takes most of the time of a
 #: squash, and on the 35 squeezed photos of hk-photos ``valid`` the best three hold the squash read best every time
@@ -173,9 +174,8 @@ class TwoStageDetector:
         probs = self.classifier.probabilities(bgr, boxes)
         unsure = [i for i, d in enumerate(located) if d.confidence >= SURE_TILE and probs[i].max() < UNSURE]
         if unsure:
-            turns = sorted({turn for reading in TURNED_READINGS for turn in reading})
-            turned = self.classifier.turned_probabilities(bgr, [boxes[i] for i in unsure], turns)
-            means = np.stack([turned[[turns.index(t) for t in reading]].mean(axis=0) for reading in TURNED_READINGS])
+            turned = self.classifier.turned_probabilities(bgr, [boxes[i] for i in unsure], TURNS)
+            means = np.stack([turned[[TURNS.index(t) for t in reading]].mean(axis=0) for reading in TURNED_READINGS])
             for j, i in enumerate(unsure):
                 readings = means[:, j]
                 surest = readings[int(readings.max(axis=1).argmax())]  # the first reading of the surest, on a tie

@@ -9,7 +9,6 @@ data.yaml, or COCO json) and ``review.html`` are written from every saved recogn
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import sys
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -43,11 +42,11 @@ def load_recognizer(args):
     oversubscribe the CPU: see benchmarks/bench_service.py); a missing or bad model is exit 2."""
     from vision.detector import ModelError
     from vision.recognize import Recognizer
-    from vision.sessions import THREADS_ENV, cores
+    from vision.sessions import default_threads
     from vision.twostage import load_tile_reader
 
     check_model_flags(args)
-    threads = int(os.environ.get(THREADS_ENV) or 0) or max(1, cores() // args.workers)
+    threads = default_threads(args.workers)
     try:
         detector = load_tile_reader(args.model, classifier=args.classifier, threads=threads, conf=args.conf,
                                     bonus_conf=args.bonus_conf, back_conf=args.back_conf,
