@@ -166,6 +166,28 @@ def test_cli_eval_runs_the_onnx_runtime(dataset, tmp_path, capsys):
     assert main(["eval", str(tmp_path / "absent.yaml"), "--model", str(model)]) == 2
 
 
+@pytest.mark.parametrize("turn", [1, 2, 3])
+def test_a_photo_and_its_labels_are_turned_together(turn):
+    from vision.evaluate import turned_photo
+
+    photo = np.zeros((60, 100, 3), np.uint8)
+    photo[10:30, 50:70] = 255  # a tile at x 50..70, y 10..30 of a 100 x 60 photo
+    bgr, (label,) = turned_photo(photo, [Label("1m", (50, 10, 70, 30))], turn)
+    assert bgr.shape[:2] == ((100, 60) if turn % 2 else (60, 100))
+    ys, xs = np.nonzero(bgr[..., 0])
+    assert label == Label("1m", (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1))
+
+
+def test_photos_are_read_turned_on_request(dataset, capsys):
+    from api.cli import main
+
+    samples = collect_samples(dataset, FakeDetector(), turn=1)
+    assert [s.labels[0] for s in samples if s.name == "p40.png"] == [Label("1m", (SIZE - 28, 4, SIZE - 4, 20))]
+    with pytest.raises(SystemExit) as stop:
+        main(["eval", str(dataset), "--turn", "5"])  # a count of quarter turns from 0 to 3
+    assert stop.value.code == 2 and "--turn" in capsys.readouterr().err
+
+
 def test_sweep_picks_the_exact_rate_then_f1():
     from vision.evaluate import best_setting
 

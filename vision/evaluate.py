@@ -243,17 +243,32 @@ def collect_samples(
     progress: Callable[[Iterable], Iterable] | None = None,
     exclude: Collection[str] = (),
     fixes: LabelFixes | None = None,
+    turn: int = 0,
 ) -> list[Sample]:
     """Run the detector over every photo of the split, except the photos named in ``exclude``; ``fixes``
-    (``read_fixes``) corrects labels first."""
+    (``read_fixes``) corrects labels first; ``turn``: each photo and its labels turned that many quarter turns
+    clockwise first (``turned_photo``)."""
     codes, pairs = read_dataset(data_yaml, split, exclude)
     samples = []
     for image_path, label_path in (progress or iter)(pairs):
         image = load_photo(image_path)
         labels = read_labels(label_path, codes, image.width, image.height, (fixes or {}).get(image_path.name))
-        candidates, operating = detector.detect_for_eval(image.bgr)
-        samples.append(Sample(image_path.name, labels, candidates, operating, (image.width, image.height)))
+        bgr, labels = turned_photo(image.bgr, labels, turn)
+        candidates, operating = detector.detect_for_eval(bgr)
+        samples.append(Sample(image_path.name, labels, candidates, operating, (bgr.shape[1], bgr.shape[0])))
     return samples
+
+
+def turned_photo(bgr: np.ndarray, labels: Sequence[Label], turn: int) -> tuple[np.ndarray, list[Label]]:
+    """The photo and its labels turned ``turn`` quarter turns clockwise: a photo taken turned whose EXIF
+    orientation was lost, as a screenshot or a messenger app loses it (a quarter turn moves a box exactly)."""
+    labels = list(labels)
+    for _ in range(turn % 4):
+        height = bgr.shape[0]
+        bgr = cv2.rotate(bgr, cv2.ROTATE_90_CLOCKWISE)
+        labels = [Label(label.code, (height - label.box[3], label.box[0], height - label.box[1], label.box[2]))
+                  for label in labels]
+    return bgr, labels
 
 
 def ceiling_samples(data_yaml: str | Path, fixes: LabelFixes, split: str = "val", exclude: Collection[str] = ()

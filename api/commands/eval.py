@@ -41,6 +41,9 @@ def register(sub) -> None:
                         help="instead of running the model, score the labels as --fixes corrects them, every tile "
                              "read with certainty, against the labels as given: the most any reader can score on "
                              "the dataset's own labels")
+    parser.add_argument("--turn", type=int, choices=(0, 1, 2, 3), default=0, metavar="K",
+                        help="read every photo turned K quarter turns clockwise, its labels with it: photos taken "
+                             "turned whose EXIF orientation was lost (default 0)")
     add_model_flags(parser)
     parser.set_defaults(run=run)
 
@@ -76,7 +79,7 @@ def run(args) -> int:
         return run_sweep(args, detector)
     try:
         samples = collect_samples(args.data, detector, args.split, progress=_progress(args.json),
-                                  exclude=args.excluded, fixes=args.label_fixes)
+                                  exclude=args.excluded, fixes=args.label_fixes, turn=args.turn)
         report = evaluate_samples(samples, classes=sorted(set(detector.names), key=detector.names.index))
         if args.confusion:
             write_confusion_png(report, args.confusion)
@@ -89,7 +92,8 @@ def run(args) -> int:
 
 
 def _emit(args, reader: dict, report: dict) -> int:
-    report = {"data": args.data, "split": args.split, **reader, "excluded": sorted(args.excluded),
+    report = {"data": args.data, "split": args.split, "turn": getattr(args, "turn", 0), **reader,
+              "excluded": sorted(args.excluded),
               "label_fixes": sum(map(len, args.label_fixes.values())), **report}
     if args.json:
         json.dump(report, sys.stdout)
