@@ -88,3 +88,25 @@ def test_the_evaluation_reads_a_squeezed_photo_the_same_way(recognizer):
     labels = read_labels(EXAMPLES / "hand.txt", DETECTOR_CLASSES, squeezed.shape[1], squeezed.shape[0])
     assert len(match_tiles(labels, operating).correct) >= 13
     assert len(match_tiles(labels, candidates).correct) >= 13  # the mAP candidates are in the photo's pixels too
+
+
+@pytest.mark.parametrize("turn", [1, 3])
+@pytest.mark.parametrize(("name", "measured_correct", "max_extra"), [("hand", 14, 1), ("bamboo", 14, 1),
+                                                                      ("flowers", 17, 2)])
+def test_examples_taken_a_quarter_turn_off_are_read_as_well(recognizer, name, measured_correct, max_extra, turn):
+    """A photo turned a quarter with no EXIF orientation to say so (a screenshot, a messenger app): its rows run up
+    the photo, its tiles lie on their side. Measured: every tile of every example read either way."""
+    import cv2
+
+    from vision.detection import Detection
+    from vision.evaluate import turned_photo
+
+    bgr = cv2.imread(str(EXAMPLES / f"{name}.jpg"))
+    labels = read_labels(EXAMPLES / f"{name}.txt", DETECTOR_CLASSES, bgr.shape[1], bgr.shape[0])
+    turned, labels = turned_photo(bgr, labels, turn)
+    result = recognizer.recognize(cv2.imencode(".png", turned)[1].tobytes(), name)
+    predictions = [Detection(t["code"], tuple(t["box"]), t["confidence"]) for t in result["tiles"]]
+    match = match_tiles(labels, predictions)
+    assert len(match.correct) >= measured_correct - 1, [t["code"] for t in result["tiles"]]
+    assert len(match.extra) <= max_extra
+    assert len(result["hand"]["concealed"]) == 14

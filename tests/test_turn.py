@@ -10,8 +10,10 @@ import pytest
 from test_detector import anchor
 from test_zoom import spied_pair
 
+from scoring.tiles import DETECTOR_CLASSES
 from vision.detection import Detection
-from vision.turn import DIAGONAL, MIN_TILES, OUTLINE, row_turn, turned, turned_back
+from vision.turn import DIAGONAL, MIN_TILES, OUTLINE, row_turn, rows_upright, turned, turned_back
+from vision.twostage import QUARTER_DEGREES
 
 
 def diagonal_row(degrees: float, count: int = 8, width: float = 30, height: float = 40) -> list[Detection]:
@@ -46,6 +48,14 @@ def test_rows_near_level_or_upright_too_few_tiles_and_heaps_are_not_turned():
     rng = np.random.default_rng(1)  # tiles lying every way, none in a row with its nearest neighbour
     heap = [Detection("1m", (x, y, x + 40, y + 40), 0.9) for x, y in rng.uniform(0, 400, (12, 2))]
     assert row_turn(heap) is None
+
+
+@pytest.mark.parametrize("degrees", [90.0, -90.0, 90 - DIAGONAL + 5, -90 + DIAGONAL - 5])
+def test_rows_running_up_the_photo_are_upright_and_no_others(degrees):
+    assert rows_upright(diagonal_row(degrees))  # a row turned a quarter: its tiles on their side, one above the other
+    assert not rows_upright(diagonal_row(degrees, width=40, height=30))  # a column of upright tiles, end to end
+    assert not rows_upright(diagonal_row(degrees - 90))
+    assert not rows_upright(diagonal_row(degrees, count=MIN_TILES - 1))
 
 
 def test_a_box_found_in_the_turned_photo_is_taken_back_to_the_photo():
@@ -104,3 +114,47 @@ def test_the_turned_band_holds_the_tiles_found_and_little_else():
     ys, xs = np.nonzero(band[..., 0] > 128)  # every tile's white centre lies inside the band
     (again,) = turned_back([Detection("1m", (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1), 0.9)], back)
     assert again.box[0] <= row[0].box[0] + 8 and again.box[2] >= row[-1].box[2] - 8
+
+
+def upright_anchors() -> list[np.ndarray]:
+    """Tiles lying on their side (14 wide, 10 tall at a 64 px input), one above the other."""
+    return [anchor(20, 1 + 11 * k, 34, 11 + 11 * k, t9p=0.9) for k in range(5)]
+
+
+class SurestTurn:
+    """A classifier reading every crop as 1m, surest when its crop is turned by ``best`` quarter turns clockwise."""
+
+    def __init__(self, best: int):
+        self.best, self.turns_asked = best, []
+
+    def probabilities(self, bgr, boxes):
+        return self.turned_probabilities(bgr, boxes, (0,))[0]
+
+    def turned_probabilities(self, bgr, boxes, turns):
+        self.turns_asked.append(tuple(turns))
+        out = np.zeros((len(turns), len(boxes), len(DETECTOR_CLASSES)), np.float32)
+        for k, turn in enumerate(turns):
+            out[k, :, 0] = 0.99 if turn == self.best else 0.8
+            out[k, :, 1] = 1 - out[k, :, 0]
+        return out
+
+
+@pytest.mark.parametrize("best", [1, 3])
+def test_rows_running_up_are_read_again_a_quarter_turn_the_way_the_faces_read_surest(tmp_path, photo, best):
+    pair, sizes = spied_pair(tmp_path, upright_anchors())
+    pair.zoom_input = None
+    pair.classifier = SurestTurn(best)
+    found = pair.find(photo)
+    assert rows_upright(found) and row_turn(found) is None
+    assert pair.level_turn(photo, found) == QUARTER_DEGREES[best]
+    assert tuple(QUARTER_DEGREES) in pair.classifier.turns_asked
+    sizes.clear()
+    pair.detect(photo)
+    assert len(sizes) == 2  # read again, turned
+
+
+def test_level_rows_are_not_read_for_their_quarter_turns(tmp_path, photo):
+    pair, _ = spied_pair(tmp_path, level_anchors())
+    pair.classifier = SurestTurn(1)
+    assert pair.level_turn(photo, pair.find(photo)) is None
+    assert tuple(QUARTER_DEGREES) not in pair.classifier.turns_asked

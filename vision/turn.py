@@ -1,4 +1,4 @@
-"""Photos whose rows run diagonal: read again turned so that the rows run level.
+"""Photos whose rows run diagonal, or up the photo: read again turned so that the rows run level.
 
 The detector learnt tiles upright or lying sideways (its training photos turned by at most 5 degrees) and the
 classifier mostly so. On a row laid diagonally across the photo every tile is turned 20-70 degrees: the detector
@@ -9,7 +9,9 @@ again turned so that the rows run level, and that reading's tiles, their boxes t
 first reading's (``vision.zoom.combined``: the first reading's tiles it has no box on stay). Only the band around
 the tiles found is turned and read: a row turned level is long and narrow, and its detector input a third to a
 half of a whole photo's. A heap of tiles lying every way is not turned: turned for a few of them, the others'
-boxes, turned back, grow loose.
+boxes, turned back, grow loose. Rows running up the photo of tiles lying on their side are a photo taken a quarter
+turn off (its EXIF orientation lost or never written): read again a quarter turn (``rows_upright``; which way,
+``vision.twostage``), the tiles stand upright or upside down, and either reads better than on their side.
 """
 
 from __future__ import annotations
@@ -43,24 +45,41 @@ TURN_MARGIN = 3.0
 OUTLINE = 0.5
 
 
-def row_turn(tiles: Sequence[Detection]) -> float | None:
-    """The angle in degrees (``cv2.getRotationMatrix2D``'s sense) that turns the rows of ``tiles`` level, or None
-    when they are too few, not in rows, or within ``DIAGONAL`` degrees of level or upright already."""
+def rows_direction(tiles: Sequence[Detection]) -> float | None:
+    """The direction in degrees (``cv2.getRotationMatrix2D``'s sense: that angle turns them level) of the rows the
+    ``tiles`` lie in, or None when they are too few or lie in a heap rather than in rows."""
     if len(tiles) < MIN_TILES:
         return None
     boxes = np.array([t.box for t in tiles], float)
     centres = np.c_[(boxes[:, 0] + boxes[:, 2]) / 2, (boxes[:, 1] + boxes[:, 3]) / 2]
     theta = row_angle(centres, np.minimum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]))
-    degrees = float(np.degrees(theta))
-    if abs((degrees + 45) % 90 - 45) < DIAGONAL:
-        return None
     diff = centres[None, :, :] - centres[:, None, :]
     dist = np.hypot(diff[..., 0], diff[..., 1])
     np.fill_diagonal(dist, np.inf)
     nearest = diff[np.arange(len(centres)), dist.argmin(axis=1)]
     direction = np.arctan2(nearest[:, 1], nearest[:, 0])
     along = np.abs(np.angle(np.exp(2j * (direction - theta)))) < np.radians(2 * ALONG)  # rows have no head or tail
-    return degrees if along.mean() >= IN_ROWS else None
+    return float(np.degrees(theta)) if along.mean() >= IN_ROWS else None
+
+
+def row_turn(tiles: Sequence[Detection]) -> float | None:
+    """The angle in degrees (``cv2.getRotationMatrix2D``'s sense) that turns the rows of ``tiles`` level, or None
+    when they are too few, not in rows, or within ``DIAGONAL`` degrees of level or upright already."""
+    degrees = rows_direction(tiles)
+    if degrees is None or abs((degrees + 45) % 90 - 45) < DIAGONAL:
+        return None
+    return degrees
+
+
+def rows_upright(tiles: Sequence[Detection]) -> bool:
+    """Whether ``tiles`` lie on their side (wider than tall, at the median) in rows running up the photo, within
+    ``DIAGONAL`` degrees of upright: a photo of a table taken a quarter turn off, its EXIF orientation lost or never
+    written."""
+    degrees = rows_direction(tiles)
+    if degrees is None or abs(abs((degrees + 90) % 180 - 90) - 90) >= DIAGONAL:
+        return False
+    boxes = np.array([t.box for t in tiles], float)
+    return bool(np.median((boxes[:, 2] - boxes[:, 0]) / (boxes[:, 3] - boxes[:, 1])) > 1)
 
 
 def turned(bgr: np.ndarray, degrees: float, around: Sequence[Sequence[float]] | None = None,

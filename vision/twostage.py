@@ -3,15 +3,16 @@
 ``TwoStageDetector`` has the detector's interface (``detect``, ``detect_for_eval``, ``input_size``, ``names``), so
 the recognizer, ``mjlens eval`` and the service use either without knowing which. The detector's own class scores
 are kept only to decide *where* the tiles are: every box it finds with some chance of being a tile
-(``vision.detector.tile_scores``, at least ``FLOOR``) is read from its crop, and the tile is kept when that
-chance times the classifier's probability reaches the pair's ``conf``: a box the detector doubts stays if the
-classifier reads a clear face in it, and goes if it reads none. Flowers and seasons are kept at a threshold of their
-own (``BONUS_CONF``): they lie apart from the hand, where the detector is least sure of a tile, while the classifier
+(``vision.detector.tile_scores``, at least ``FLOOR``) is read from its crop, and the tile is kept when that chance
+times the classifier's probability reaches the pair's ``conf``: a box the detector doubts stays if the classifier
+reads a clear face in it, and goes if it reads none. Flowers and seasons are kept at a threshold of their own
+(``BONUS_CONF``): they lie apart from the hand, where the detector is least sure of a tile, while the classifier
 reads their pictures as surely as any face. So are face-down tiles (``BACK_CONF``), which the detector has seen only
 in synthetic photos. The classifier's runner-ups become the tile's ``alternatives``. A photo squeezed out of its
-aspect ratio is read squashed back (``vision.aspect``); one whose rows run diagonal is read again turned so that
-they run level (``vision.turn``); one whose tiles are small at the detector's input is read again at a larger
-input (turned, if it is turned), its boxes kept next to the tiles first found (``vision.zoom``).
+aspect ratio is read squashed back (``vision.aspect``); one whose rows run diagonal, or up the photo with the tiles
+on their side, is read again turned so that they run level (``vision.turn``); one whose tiles are small at the
+detector's input is read again at a larger input (turned, if it is turned), its boxes kept next to the tiles first
+found (``vision.zoom``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from .classifier import CropClassifier, default_classifier_path
 from .copies import limit_copies
 from .detection import Detection
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
-from .turn import row_turn, turned_back, turned_band
+from .turn import row_turn, rows_upright, turned_back, turned_band
 from .twins import without_boxes_across_pairs, without_loose_twins
 from .zoom import COVERED, ZOOM_INPUT, band, combined, second_reading_input
 
@@ -64,6 +65,10 @@ TURNS = sorted({turn for reading in TURNED_READINGS for turn in reading})  # eac
 #: squash, and on the 35 squeezed photos of hk-photos ``valid`` the best three hold the squash read best every time
 #: (the best two, 33 times): models/README.md, "Squeezed photos".
 SQUASHES_READ = 3
+#: Tiles on their side in rows running up the photo (a photo taken a quarter turn off): the photo is read again
+#: turned a quarter, clockwise or anticlockwise as the classifier reads their crops surer turned by 1 or 3 quarter
+#: turns clockwise (the value: the angle in ``cv2.getRotationMatrix2D``'s sense, anticlockwise positive).
+QUARTER_DEGREES = {1: -90.0, 3: 90.0}
 EVAL_CANDIDATES = 100  # boxes per photo read for mAP (a tray photo holds about 40 tiles)
 EVAL_READINGS = 3  # readings per box offered to mAP, each scored box confidence x class probability
 
@@ -215,7 +220,7 @@ class TwoStageDetector:
             squash, reading, (scale_x, scale_y) = squashed
             return rescaled(reading, scale_x / pixel_scale, scale_y / pixel_scale)
         zoom = self.zoom_for(found, bgr, pixel_scale)
-        turn = row_turn(found)
+        turn = self.level_turn(bgr, found, pixel_scale)
         if turn is not None:
             image, back = turned_band(bgr, turn, found, pixel_scale)
             again = turned_back(self.find(image, pixel_scale, keep_at, zoom), back, pixel_scale)
@@ -224,6 +229,17 @@ class TwoStageDetector:
         else:
             return found
         return one_set(combined(again, found))  # both readings together
+
+    def level_turn(self, bgr: np.ndarray, found: Sequence[Detection], pixel_scale: float = 1.0) -> float | None:
+        """The angle (cv2 degrees) to read ``bgr`` again at so that the rows of the tiles ``found`` run level, or
+        None: diagonal rows are turned level (``vision.turn.row_turn``); tiles on their side in rows running up the
+        photo (``vision.turn.rows_upright``) a quarter turn, the way their faces read surer (``QUARTER_DEGREES``)."""
+        if (turn := row_turn(found)) is not None or not rows_upright(found):
+            return turn
+        boxes = [tuple(v * pixel_scale for v in d.box) for d in found]
+        turns = tuple(QUARTER_DEGREES)
+        sureness = self.classifier.turned_probabilities(bgr, boxes, turns).max(axis=2).mean(axis=1)
+        return QUARTER_DEGREES[turns[int(sureness.argmax())]]
 
     def best_squash(self, bgr: np.ndarray, to_beat: float, keep_at: KeepAt | None = None
                     ) -> tuple[Squash, list[Detection], tuple[float, float]] | None:
@@ -258,7 +274,7 @@ class TwoStageDetector:
                 return rescaled(candidates, *scales), rescaled(operating, *scales)
             return candidates, operating
         zoom = self.zoom_for(operating, bgr)
-        turn = row_turn(operating)
+        turn = self.level_turn(bgr, operating)
         if turn is not None:
             image, back = turned_band(bgr, turn, operating)
             again_candidates, again = (turned_back(found, back) for found in self._eval_reading(image, low_conf, zoom))
