@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 
@@ -33,3 +34,10 @@ class Detection:
             "confidence": round(self.confidence, 4),
             "alternatives": [{"code": c, "confidence": round(p, 4)} for c, p in self.alternatives],
         }
+
+
+def boxes_in_pixels(tiles: Sequence[Detection], pixel_scale: float = 1.0) -> list[tuple[float, float, float, float]]:
+    """The boxes of ``tiles`` in pixels of an image decoded ``pixel_scale`` times the photo's size (a large JPEG is
+    decoded reduced; the boxes are kept in the photo's own pixels)."""
+    return [(x1 * pixel_scale, y1 * pixel_scale, x2 * pixel_scale, y2 * pixel_scale) for x1, y1, x2, y2 in
+            (t.box for t in tiles)]

@@ -22,7 +22,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from .detection import Detection
+from .detection import Detection, boxes_in_pixels
 from .layout import row_angle
 from .zoom import tile_side
 
@@ -106,8 +106,8 @@ def turned_band(bgr: np.ndarray, degrees: float, tiles: Sequence[Detection], pix
                 ) -> tuple[np.ndarray, np.ndarray]:
     """The band of ``bgr`` around ``tiles`` (boxes in its pixels over ``pixel_scale``) turned by ``degrees``,
     ``TURN_MARGIN`` tile sides wide each way, and the matrix back (``turned``)."""
-    boxes = [[v * pixel_scale for v in t.box] for t in tiles]
-    return turned(bgr, degrees, boxes, margin=TURN_MARGIN * tile_side(tiles) * pixel_scale)
+    margin = TURN_MARGIN * tile_side(tiles) * pixel_scale
+    return turned(bgr, degrees, boxes_in_pixels(tiles, pixel_scale), margin=margin)
 
 
 def turned_back(tiles: Sequence[Detection], back: np.ndarray, pixel_scale: float = 1.0) -> list[Detection]:

@@ -29,7 +29,7 @@ from scoring.tiles import BACK_CODE, DETECTOR_CLASSES, is_bonus
 from .aspect import MIN_TILES, Squash, candidate_squashes, looks_stretched, reading_score, rescaled
 from .classifier import CropClassifier, default_classifier_path
 from .copies import limit_copies
-from .detection import Detection
+from .detection import Detection, boxes_in_pixels
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
 from .turn import row_turn, rows_upright, turned_back, turned_band
 from .twins import without_boxes_across_pairs, without_loose_twins
@@ -175,7 +175,7 @@ class TwoStageDetector:
         """The classifier's probabilities of each located box; a box surely a tile but read unsurely is read again
         turned each way, and the surest turned reading taken where it is surer (``SURE_TILE``, ``UNSURE``,
         ``TURNED_READINGS``, ``TURN_GAIN``)."""
-        boxes = [tuple(v * pixel_scale for v in d.box) for d in located]
+        boxes = boxes_in_pixels(located, pixel_scale)
         probs = self.classifier.probabilities(bgr, boxes)
         unsure = [i for i, d in enumerate(located) if d.confidence >= SURE_TILE and probs[i].max() < UNSURE]
         if unsure:
@@ -236,9 +236,9 @@ class TwoStageDetector:
         photo (``vision.turn.rows_upright``) a quarter turn, the way their faces read surer (``QUARTER_DEGREES``)."""
         if (turn := row_turn(found)) is not None or not rows_upright(found):
             return turn
-        boxes = [tuple(v * pixel_scale for v in d.box) for d in found]
         turns = tuple(QUARTER_DEGREES)
-        sureness = self.classifier.turned_probabilities(bgr, boxes, turns).max(axis=2).mean(axis=1)
+        turned = self.classifier.turned_probabilities(bgr, boxes_in_pixels(found, pixel_scale), turns)
+        sureness = turned.max(axis=2).mean(axis=1)
         return QUARTER_DEGREES[turns[int(sureness.argmax())]]
 
     def best_squash(self, bgr: np.ndarray, to_beat: float, keep_at: KeepAt | None = None
