@@ -186,6 +186,9 @@ def test_photos_are_read_turned_on_request(dataset, capsys):
     with pytest.raises(SystemExit) as stop:
         main(["eval", str(dataset), "--turn", "5"])  # a count of quarter turns from 0 to 3
     assert stop.value.code == 2 and "--turn" in capsys.readouterr().err
+    for mode in ("--sweep", "--ceiling"):  # they read the photos as they are: a turn asked for is refused, not ignored
+        assert main(["eval", str(dataset), "--turn", "1", mode]) == 2
+        assert "--turn" in capsys.readouterr().err
 
 
 def test_sweep_picks_the_exact_rate_then_f1():

@@ -66,6 +66,9 @@ def run(args) -> int:
         write_confusion_png,
     )
 
+    if args.turn and (args.sweep or args.ceiling):
+        raise UsageError("--turn reads the photos turned for the figures of one reading; --sweep and --ceiling read "
+                         "them as they are")
     try:
         args.excluded = read_exclusions(args.exclude) if args.exclude else set()
         args.label_fixes = read_fixes(args.fixes) if args.fixes else {}
@@ -92,7 +95,7 @@ def run(args) -> int:
 
 
 def _emit(args, reader: dict, report: dict) -> int:
-    report = {"data": args.data, "split": args.split, "turn": getattr(args, "turn", 0), **reader,
+    report = {"data": args.data, "split": args.split, "turn": args.turn, **reader,
               "excluded": sorted(args.excluded),
               "label_fixes": sum(map(len, args.label_fixes.values())), **report}
     if args.json:
