@@ -12,7 +12,17 @@ from test_zoom import spied_pair
 
 from scoring.tiles import DETECTOR_CLASSES
 from vision.detection import Detection
-from vision.turn import DIAGONAL, MIN_TILES, OUTLINE, row_turn, rows_upright, turned, turned_back
+from vision.turn import (
+    DIAGONAL,
+    MIN_TILES,
+    ON_THEIR_SIDE,
+    OUTLINE,
+    median_aspect,
+    row_turn,
+    rows_upright,
+    turned,
+    turned_back,
+)
 from vision.twostage import QUARTER_DEGREES
 
 
@@ -151,6 +161,23 @@ def test_rows_running_up_are_read_again_a_quarter_turn_the_way_the_faces_read_su
     sizes.clear()
     pair.detect(photo)
     assert len(sizes) == 2  # read again, turned
+
+
+def square_anchors() -> list[np.ndarray]:
+    """Tiles about as wide as tall (11 by 10 at a 64 px input), one above the other: on their side, or upright in a
+    grid seen from above whose columns look like rows."""
+    return [anchor(20, 1 + 11 * k, 31, 11 + 11 * k, t9p=0.9) for k in range(5)]
+
+
+@pytest.mark.parametrize("best, degrees", [(0, None), (1, QUARTER_DEGREES[1]), (3, QUARTER_DEGREES[3])])
+def test_nearly_square_tiles_are_read_a_quarter_turn_only_where_their_faces_read_surer_so(tmp_path, photo, best,
+                                                                                         degrees):
+    pair, _ = spied_pair(tmp_path, square_anchors())
+    pair.zoom_input = None
+    pair.classifier = SurestTurn(best)
+    found = pair.find(photo)
+    assert rows_upright(found) and median_aspect(found) < ON_THEIR_SIDE
+    assert pair.level_turn(photo, found) == degrees
 
 
 def test_level_rows_are_not_read_for_their_quarter_turns(tmp_path, photo):

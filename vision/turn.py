@@ -43,6 +43,11 @@ TURN_MARGIN = 3.0
 #: own: the corners alone (1.0) box the tiles too loosely, the ellipse alone (0.0) too tightly (models/README.md,
 #: "Diagonal rows").
 OUTLINE = 0.5
+#: Tiles whose boxes are at least this much wider than tall at the median lie on their side. Boxes nearer square
+#: (tiles seen from above, face and body together about as wide as tall) may lie either way: on hk-photos ``valid``
+#: the photos whose rows run up the picture have boxes 1.3-2.4 times as wide as tall, or 1.00-1.03 (a grid of
+#: tiles seen from above, upright, whose rows and columns look alike), and turned a quarter, 1.04-1.19 too.
+ON_THEIR_SIDE = 1.2
 
 
 def rows_direction(tiles: Sequence[Detection]) -> float | None:
@@ -78,8 +83,13 @@ def rows_upright(tiles: Sequence[Detection]) -> bool:
     degrees = rows_direction(tiles)
     if degrees is None or abs(abs((degrees + 90) % 180 - 90) - 90) >= DIAGONAL:
         return False
+    return median_aspect(tiles) > 1
+
+
+def median_aspect(tiles: Sequence[Detection]) -> float:
+    """Width over height of the tiles' boxes, at the median."""
     boxes = np.array([t.box for t in tiles], float)
-    return bool(np.median((boxes[:, 2] - boxes[:, 0]) / (boxes[:, 3] - boxes[:, 1])) > 1)
+    return float(np.median((boxes[:, 2] - boxes[:, 0]) / (boxes[:, 3] - boxes[:, 1])))
 
 
 def turned(bgr: np.ndarray, degrees: float, around: Sequence[Sequence[float]] | None = None,

@@ -31,7 +31,7 @@ from .classifier import CropClassifier, default_classifier_path
 from .copies import limit_copies
 from .detection import Detection, boxes_in_pixels
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
-from .turn import row_turn, rows_upright, turned_back, turned_band
+from .turn import ON_THEIR_SIDE, median_aspect, row_turn, rows_upright, turned_back, turned_band
 from .twins import without_boxes_across_pairs, without_loose_twins
 from .zoom import COVERED, ZOOM_INPUT, band, combined, second_reading_input
 
@@ -233,13 +233,19 @@ class TwoStageDetector:
     def level_turn(self, bgr: np.ndarray, found: Sequence[Detection], pixel_scale: float = 1.0) -> float | None:
         """The angle (cv2 degrees) to read ``bgr`` again at so that the rows of the tiles ``found`` run level, or
         None: diagonal rows are turned level (``vision.turn.row_turn``); tiles on their side in rows running up the
-        photo (``vision.turn.rows_upright``) a quarter turn, the way their faces read surer (``QUARTER_DEGREES``)."""
+        photo (``vision.turn.rows_upright``) a quarter turn, the way their faces read surer (``QUARTER_DEGREES``);
+        where their boxes are nearly square (``vision.turn.ON_THEIR_SIDE``), only if their faces read surer so than
+        as they lie: a grid of upright tiles seen from above can look like rows running up the photo, and read a
+        quarter turn its faces lie on their side."""
         if (turn := row_turn(found)) is not None or not rows_upright(found):
             return turn
         turns = tuple(QUARTER_DEGREES)
         turned = self.classifier.turned_probabilities(bgr, boxes_in_pixels(found, pixel_scale), turns)
         sureness = turned.max(axis=2).mean(axis=1)
-        return QUARTER_DEGREES[turns[int(sureness.argmax())]]
+        best = int(sureness.argmax())
+        if median_aspect(found) < ON_THEIR_SIDE and sureness[best] <= np.mean([tile.confidence for tile in found]):
+            return None
+        return QUARTER_DEGREES[turns[best]]
 
     def best_squash(self, bgr: np.ndarray, to_beat: float, keep_at: KeepAt | None = None
                     ) -> tuple[Squash, list[Detection], tuple[float, float]] | None:
