@@ -44,9 +44,10 @@ TURN_MARGIN = 3.0
 #: "Diagonal rows").
 OUTLINE = 0.5
 #: Tiles whose boxes are at least this much wider than tall at the median lie on their side. Boxes nearer square
-#: (tiles seen from above, face and body together about as wide as tall) may lie either way: on hk-photos ``valid``
-#: the photos whose rows run up the picture have boxes 1.3-2.4 times as wide as tall, or 1.00-1.03 (a grid of
-#: tiles seen from above, upright, whose rows and columns look alike), and turned a quarter, 1.04-1.19 too.
+#: (tiles seen from above, face and body together about as wide as tall) may lie either way: of the hk-photos
+#: ``valid`` photos whose rows seem to run up the picture, those of tiles on their side have boxes 1.3-2.4 times as
+#: wide as tall, and a grid of upright tiles seen from above, whose rows and columns look alike, 1.00-1.03; turned a
+#: quarter, ``valid`` also has 12 photos each way between the two (1.04-1.19).
 ON_THEIR_SIDE = 1.2
 
 
