@@ -174,3 +174,46 @@ def test_checkpoints_of_different_networks_are_not_blended():
         blended_state({"a": torch.zeros(1)}, {"a": torch.zeros(2)}, 0.5)
     with pytest.raises(ValueError, match="weight"):
         blended_state({"a": torch.zeros(1)}, {"a": torch.zeros(1)}, 1.5)
+
+
+def test_photos_turned_half_round_keep_their_labels_on_their_tiles(tmp_path):
+    import cv2
+
+    from vision.train.upside_down import upside_down_labels, write_upside_down
+
+    split = tmp_path / "train"
+    (split / "images").mkdir(parents=True)
+    (split / "labels").mkdir()
+    photo = np.zeros((100, 200, 3), np.uint8)
+    photo[10:30, 20:60] = 255  # one white tile at the top left
+    cv2.imwrite(str(split / "images" / "a.png"), photo)
+    (split / "labels" / "a.txt").write_text("3 0.2 0.2 0.2 0.2\n")
+    cv2.imwrite(str(split / "images" / "b.png"), photo)  # no label file: a photo of no tile
+    (split / "images" / "notes.txt").write_text("not a photo")
+
+    images = write_upside_down(split, tmp_path / "out")
+    assert sorted(p.name for p in images.iterdir()) == ["a_upside_down.jpg", "b_upside_down.jpg"]
+    turned = cv2.imread(str(images / "a_upside_down.jpg"), cv2.IMREAD_GRAYSCALE)
+    ys, xs = np.nonzero(turned > 128)
+    assert 70 <= ys.mean() <= 80 and 150 <= xs.mean() <= 170  # now at the bottom right
+    (line,) = (tmp_path / "out" / "labels" / "a_upside_down.txt").read_text().splitlines()
+    code, cx, cy, w, h = line.split()
+    assert code == "3" and float(cx) == pytest.approx(0.8) and float(cy) == pytest.approx(0.8)
+    assert (w, h) == ("0.2", "0.2")
+    assert (tmp_path / "out" / "labels" / "b_upside_down.txt").read_text() == ""
+    assert upside_down_labels("1 0.5 0.25 0.1 0.1\nbroken line\n") == "1 0.500000 0.750000 0.1 0.1\n"
+
+
+def test_the_upside_down_option_adds_the_turned_photos_to_the_training_set(monkeypatch, tmp_path):
+    import argparse
+
+    from vision.train import train as recipe
+
+    seen = {}
+    monkeypatch.setattr(recipe, "train", lambda *args, **options: seen.update(options) or tmp_path)
+    parser = argparse.ArgumentParser()
+    recipe.add_arguments(parser)
+    recipe.run_from_args(parser.parse_args(["--data", str(tmp_path), "--upside-down"]))
+    assert seen["upside_down"] is True
+    recipe.run_from_args(parser.parse_args(["--data", str(tmp_path)]))
+    assert seen["upside_down"] is False

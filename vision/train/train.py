@@ -87,17 +87,23 @@ def train(
     epochs: int = 13,
     warm: Path | None = None,
     extra_train: list[Path] | None = None,
+    upside_down: bool = False,
     **overrides: object,
 ) -> Path:
-    """Train from the warm start (built first when missing); returns the run folder (weights/best.pt, last.pt)."""
+    """Train from the warm start (built first when missing); returns the run folder (weights/best.pt, last.pt).
+    ``upside_down``: the real training photos turned half round are trained on too (``vision.train.upside_down``,
+    written next to the run)."""
     from ultralytics import YOLO
 
+    from vision.train.upside_down import write_upside_down
     from vision.train.warm_start import build
 
     project = project.resolve()
     warm = warm or project / "warm.pt"
     if not warm.exists():
         build(dataset / "train/images", warm)
+    if upside_down:
+        extra_train = [write_upside_down(dataset / "train", project / f"{name}-upside-down"), *(extra_train or [])]
     data = write_data_yaml(dataset, project / f"{name}-data.yaml", extra_train)
     args = {**HYPERPARAMETERS, **overrides}
     YOLO(str(warm)).train(data=str(data), epochs=epochs, project=str(project), name=name, exist_ok=True, **args)
@@ -128,6 +134,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="last epochs trained without mosaic")
     parser.add_argument("--degrees", type=float, default=HYPERPARAMETERS["degrees"],
                         help="photos turned at random by up to this many degrees either way")
+    parser.add_argument("--upside-down", action="store_true",
+                        help="also train on the real training photos turned half round (as taken from across the "
+                        "table)")
     parser.add_argument("--warm", type=Path, help="warm-start .pt (built from mahjong-detector when missing)")
     parser.add_argument("--resume", type=Path, metavar="LAST_PT", help="continue a run from its weights/last.pt")
 
@@ -141,8 +150,8 @@ def run_from_args(args: argparse.Namespace) -> Path:
     if args.data is None:
         raise ValueError("--data is required unless --resume is given")
     return train(args.data, args.project, args.name, args.epochs, args.warm, args.extra_train,
-                 batch=args.batch, lr0=args.lr0, close_mosaic=args.close_mosaic, imgsz=args.imgsz,
-                 degrees=args.degrees)
+                 upside_down=args.upside_down, batch=args.batch, lr0=args.lr0, close_mosaic=args.close_mosaic,
+                 imgsz=args.imgsz, degrees=args.degrees)
 
 
 def main(argv: list[str] | None = None) -> None:
