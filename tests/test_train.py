@@ -176,35 +176,57 @@ def test_checkpoints_of_different_networks_are_not_blended():
         blended_state({"a": torch.zeros(1)}, {"a": torch.zeros(1)}, 1.5)
 
 
-def test_photos_turned_half_round_keep_their_labels_on_their_tiles(tmp_path):
+@pytest.mark.parametrize("turn, kept_at", [(2, (80, 160, 0.8, 0.8)), (1, (40, 80, 0.8, 0.2)), (3, (160, 20, 0.2, 0.8))])
+def test_turned_photos_keep_their_labels_on_their_tiles(tmp_path, turn, kept_at):
     import cv2
 
-    from vision.train.upside_down import upside_down_labels, write_upside_down
+    from vision.train.turned import turned_labels, write_turned
 
     split = tmp_path / "train"
     (split / "images").mkdir(parents=True)
     (split / "labels").mkdir()
     photo = np.zeros((100, 200, 3), np.uint8)
-    photo[10:30, 20:60] = 255  # one white tile at the top left
+    photo[10:30, 20:60] = 255  # one white tile at the top left, twice as wide as tall
     cv2.imwrite(str(split / "images" / "a.png"), photo)
     (split / "labels" / "a.txt").write_text("3 0.2 0.2 0.2 0.2\n")
     cv2.imwrite(str(split / "images" / "b.png"), photo)  # no label file: a photo of no tile
     (split / "images" / "notes.txt").write_text("not a photo")
 
-    images = write_upside_down(split, tmp_path / "out")
-    assert sorted(p.name for p in images.iterdir()) == ["a_upside_down.jpg", "b_upside_down.jpg"]
-    turned = cv2.imread(str(images / "a_upside_down.jpg"), cv2.IMREAD_GRAYSCALE)
+    images = write_turned(split, tmp_path / "out", (turn,), "_t")
+    assert sorted(p.name for p in images.iterdir()) == ["a_t.jpg", "b_t.jpg"]
+    turned = cv2.imread(str(images / "a_t.jpg"), cv2.IMREAD_GRAYSCALE)
     ys, xs = np.nonzero(turned > 128)
-    assert 70 <= ys.mean() <= 80 and 150 <= xs.mean() <= 170  # now at the bottom right
-    (line,) = (tmp_path / "out" / "labels" / "a_upside_down.txt").read_text().splitlines()
+    row, column, cx_expected, cy_expected = kept_at
+    assert abs(ys.mean() - row) <= 5 and abs(xs.mean() - column) <= 5
+    (line,) = (tmp_path / "out" / "labels" / "a_t.txt").read_text().splitlines()
     code, cx, cy, w, h = line.split()
-    assert code == "3" and float(cx) == pytest.approx(0.8) and float(cy) == pytest.approx(0.8)
-    assert (w, h) == ("0.2", "0.2")
-    assert (tmp_path / "out" / "labels" / "b_upside_down.txt").read_text() == ""
-    assert upside_down_labels("1 0.5 0.25 0.1 0.1\nbroken line\n") == "1 0.500000 0.750000 0.1 0.1\n"
+    height, width = turned.shape
+    assert code == "3" and float(cx) == pytest.approx(cx_expected) and float(cy) == pytest.approx(cy_expected)
+    assert float(cx) * width == pytest.approx(xs.mean(), abs=1.5)
+    assert float(cy) * height == pytest.approx(ys.mean(), abs=1.5)
+    assert (tmp_path / "out" / "labels" / "b_t.txt").read_text() == ""
+    assert turned_labels("1 0.5 0.25 0.1 0.3\nbroken line\n", 2) == "1 0.500000 0.750000 0.1 0.3\n"
+    assert turned_labels("1 0.5 0.25 0.1 0.3\n", 1) == "1 0.750000 0.500000 0.3 0.1\n"
 
 
-def test_the_upside_down_option_adds_the_turned_photos_to_the_training_set(monkeypatch, tmp_path):
+def test_quarter_turned_photos_turn_each_way_in_turn(tmp_path):
+    import cv2
+
+    from vision.train.turned import write_kind
+
+    split = tmp_path / "train"
+    (split / "images").mkdir(parents=True)
+    photo = np.zeros((20, 40, 3), np.uint8)
+    photo[:, :10] = 255  # white on the left
+    for name in "abc":
+        cv2.imwrite(str(split / "images" / f"{name}.png"), photo)
+    images = write_kind(split, tmp_path / "out", "quarter_turned")
+    white_rows = [np.nonzero(cv2.imread(str(images / f"{name}_quarter_turned.jpg"), 0).mean(1) > 128)[0].mean()
+                  for name in "abc"]
+    assert white_rows[0] < 10 and white_rows[1] > 30 and white_rows[2] < 10  # clockwise: the left edge goes on top
+
+
+def test_the_turn_options_add_the_turned_photos_to_the_training_set(monkeypatch, tmp_path):
     import argparse
 
     from vision.train import train as recipe
@@ -214,6 +236,8 @@ def test_the_upside_down_option_adds_the_turned_photos_to_the_training_set(monke
     parser = argparse.ArgumentParser()
     recipe.add_arguments(parser)
     recipe.run_from_args(parser.parse_args(["--data", str(tmp_path), "--upside-down"]))
-    assert seen["upside_down"] is True
+    assert seen["turned"] == ["upside_down"]
+    recipe.run_from_args(parser.parse_args(["--data", str(tmp_path), "--upside-down", "--quarter-turned"]))
+    assert seen["turned"] == ["upside_down", "quarter_turned"]
     recipe.run_from_args(parser.parse_args(["--data", str(tmp_path)]))
-    assert seen["upside_down"] is False
+    assert seen["turned"] == []

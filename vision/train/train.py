@@ -8,11 +8,13 @@ into the dataset or the repository), the warm start, and the hyper-parameters be
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 
 import yaml
 
 from scoring.tiles import DETECTOR_CLASSES
+from vision.train.turned import TURNS, write_kind
 
 #: The recipe. Why each value:
 #: - nbs 16 = the batch: one optimizer step per batch (ultralytics' default 64 accumulates 4 batches, leaving
@@ -87,23 +89,22 @@ def train(
     epochs: int = 13,
     warm: Path | None = None,
     extra_train: list[Path] | None = None,
-    upside_down: bool = False,
+    turned: Sequence[str] = (),
     **overrides: object,
 ) -> Path:
     """Train from the warm start (built first when missing); returns the run folder (weights/best.pt, last.pt).
-    ``upside_down``: the real training photos turned half round are trained on too (``vision.train.upside_down``,
-    written next to the run)."""
+    ``turned``: kinds of ``vision.train.turned.TURNS`` ("upside_down", "quarter_turned"): the real training photos
+    turned so are trained on too (written next to the run)."""
     from ultralytics import YOLO
 
-    from vision.train.upside_down import write_upside_down
     from vision.train.warm_start import build
 
     project = project.resolve()
     warm = warm or project / "warm.pt"
     if not warm.exists():
         build(dataset / "train/images", warm)
-    if upside_down:
-        extra_train = [write_upside_down(dataset / "train", project / f"{name}-upside-down"), *(extra_train or [])]
+    turned_folders = [write_kind(dataset / "train", project / f"{name}-{kind}", kind) for kind in turned]
+    extra_train = [*turned_folders, *(extra_train or [])]
     data = write_data_yaml(dataset, project / f"{name}-data.yaml", extra_train)
     args = {**HYPERPARAMETERS, **overrides}
     YOLO(str(warm)).train(data=str(data), epochs=epochs, project=str(project), name=name, exist_ok=True, **args)
@@ -137,6 +138,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--upside-down", action="store_true",
                         help="also train on the real training photos turned half round (as taken from across the "
                         "table)")
+    parser.add_argument("--quarter-turned", action="store_true",
+                        help="also train on the real training photos turned a quarter, each way in turn (as a photo "
+                        "whose EXIF orientation was lost)")
     parser.add_argument("--warm", type=Path, help="warm-start .pt (built from mahjong-detector when missing)")
     parser.add_argument("--resume", type=Path, metavar="LAST_PT", help="continue a run from its weights/last.pt")
 
@@ -150,8 +154,8 @@ def run_from_args(args: argparse.Namespace) -> Path:
     if args.data is None:
         raise ValueError("--data is required unless --resume is given")
     return train(args.data, args.project, args.name, args.epochs, args.warm, args.extra_train,
-                 upside_down=args.upside_down, batch=args.batch, lr0=args.lr0, close_mosaic=args.close_mosaic,
-                 imgsz=args.imgsz, degrees=args.degrees)
+                 turned=[kind for kind in TURNS if getattr(args, kind)], batch=args.batch, lr0=args.lr0,
+                 close_mosaic=args.close_mosaic, imgsz=args.imgsz, degrees=args.degrees)
 
 
 def main(argv: list[str] | None = None) -> None:
