@@ -28,6 +28,8 @@ import itertools
 from collections.abc import Sequence
 from pathlib import Path
 
+from .branch_weights import weights_into_branches
+
 OUTPUT = "output0"
 
 
@@ -94,6 +96,7 @@ def average(members: list[Path], out: Path, unsure_below: float | Sequence[float
     if flowers:
         properties["flower_members"] = str(len(flowers))
     onnx.helper.set_model_props(model, properties)
+    weights_into_branches(model.graph)
     onnx.checker.check_model(model)
     out.parent.mkdir(parents=True, exist_ok=True)
     onnx.save(model, str(out))
