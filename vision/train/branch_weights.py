@@ -14,9 +14,10 @@ cascade's branches").
 
 from __future__ import annotations
 
-import argparse
 from collections import defaultdict
 from pathlib import Path
+
+from . import onnx_files
 
 
 def _subgraphs(node) -> list:
@@ -77,24 +78,12 @@ def weights_into_branches(graph) -> int:
 
 def rewrite_file(path: Path, out: Path | None = None) -> int:
     """Rewrite the model at ``path`` into ``out`` (``path`` itself by default); returns the initializers moved."""
-    import onnx
-
-    model = onnx.load(str(path))
-    count = weights_into_branches(model.graph)
-    if count:
-        onnx.checker.check_model(model)
-    if count or (out is not None and Path(out) != Path(path)):
-        onnx.save(model, str(out or path))
-    return count
+    return onnx_files.rewrite_file(path, out, lambda model: weights_into_branches(model.graph))
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("model", type=Path, help="an ONNX model with If branches (.onnx)")
-    parser.add_argument("--out", type=Path, help="where to write it (default: in place)")
-    args = parser.parse_args(argv)
-    count = rewrite_file(args.model, args.out)
-    print(f"{count} initializer(s) moved into branches: {args.out or args.model}")
+    onnx_files.rewrite_command(argv, __doc__.splitlines()[0], "an ONNX model with If branches (.onnx)", rewrite_file,
+                               "{count} initializer(s) moved into branches")
 
 
 if __name__ == "__main__":

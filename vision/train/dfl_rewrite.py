@@ -15,10 +15,11 @@ sum(exp(x - max) * bin) / sum(exp(x - max)) over the bins axis, seven elementwis
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 
 import numpy as np
+
+from . import onnx_files
 
 BINS_AXIS = 2  # of the (B, 4, bins, A) logits the exported Reshape gives
 
@@ -105,24 +106,12 @@ def rewrite_dfl(model) -> int:
 
 def rewrite_file(path: Path, out: Path | None = None) -> int:
     """Rewrite the detector at ``path`` into ``out`` (``path`` itself by default); returns the rewrites made."""
-    import onnx
-
-    model = onnx.load(str(path))
-    count = rewrite_dfl(model)
-    if count:
-        onnx.checker.check_model(model)
-    if count or (out is not None and Path(out) != Path(path)):
-        onnx.save(model, str(out or path))
-    return count
+    return onnx_files.rewrite_file(path, out, rewrite_dfl)
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("model", type=Path, help="an exported YOLO detector (.onnx)")
-    parser.add_argument("--out", type=Path, help="where to write it (default: in place)")
-    args = parser.parse_args(argv)
-    count = rewrite_file(args.model, args.out)
-    print(f"{count} box decoding(s) rewritten: {args.out or args.model}")
+    onnx_files.rewrite_command(argv, __doc__.splitlines()[0], "an exported YOLO detector (.onnx)", rewrite_file,
+                               "{count} box decoding(s) rewritten")
 
 
 if __name__ == "__main__":
