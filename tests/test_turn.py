@@ -17,6 +17,7 @@ from vision.turn import (
     MIN_TILES,
     ON_THEIR_SIDE,
     OUTLINE,
+    backs_found_first,
     median_aspect,
     row_turn,
     rows_upright,
@@ -185,3 +186,16 @@ def test_level_rows_are_not_read_for_their_quarter_turns(tmp_path, photo):
     pair.classifier = SurestTurn(1)
     assert pair.level_turn(photo, pair.find(photo)) is None
     assert tuple(QUARTER_DEGREES) not in pair.classifier.turns_asked
+
+
+def test_a_turned_reading_keeps_a_face_down_tile_only_where_the_first_reading_found_a_tile():
+    found = [Detection("1m", (0, 0, 30, 40), 0.9), Detection("back", (100, 0, 130, 40), 0.8)]
+    again = [
+        Detection("1m", (1, 1, 31, 41), 0.95),
+        Detection("back", (102, 0, 131, 40), 0.9),  # the first reading's back: kept
+        Detection("back", (50, 0, 80, 40), 1.0),  # felt between two tiles, read a back once turned: dropped
+        Detection("2m", (200, 0, 230, 40), 0.9),  # a face the first reading missed: kept
+    ]
+    assert [tile.box for tile in backs_found_first(again, found)] == [again[0].box, again[1].box, again[3].box]
+    assert backs_found_first(again, []) == [again[0], again[3]]
+    assert backs_found_first(again[:1], found) == again[:1]

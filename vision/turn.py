@@ -22,9 +22,12 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
+from scoring.tiles import BACK_CODE
+
+from .boxes import box_iou
 from .detection import Detection, boxes_in_pixels
 from .layout import row_angle
-from .zoom import tile_side
+from .zoom import SAME_TILE_IOU, tile_side
 
 #: Fewer tiles found than this say too little about rows.
 MIN_TILES = 5
@@ -142,3 +145,16 @@ def turned_back(tiles: Sequence[Detection], back: np.ndarray, pixel_scale: float
 def _corners(boxes: Sequence[Sequence[float]]) -> np.ndarray:
     """The four corners of each box (x1 y1 x2 y2) as rows x, y, 1, for a 2 x 3 matrix to move."""
     return np.array([(x, y, 1.0) for x1, y1, x2, y2 in boxes for x in (x1, x2) for y in (y1, y2)], float)
+
+
+def backs_found_first(again: Sequence[Detection], found: Sequence[Detection]) -> list[Detection]:
+    """The tiles of a reading turned level, less its face-down tiles where the first reading found no tile: once
+    turned, a patch of green felt between two tiles or past a row's end reads as a green back (on `valid` turned a
+    quarter, 3 hands lost so), where the photo as it lies showed the detector no tile."""
+    backs = [index for index, tile in enumerate(again) if tile.code == BACK_CODE]
+    if not backs:
+        return list(again)
+    first = np.array([tile.box for tile in found]).reshape(-1, 4)
+    overlap = box_iou(np.array([again[index].box for index in backs]), first) if len(first) else None
+    seen = {index for row, index in enumerate(backs) if overlap is not None and overlap[row].max() >= SAME_TILE_IOU}
+    return [tile for index, tile in enumerate(again) if tile.code != BACK_CODE or index in seen]

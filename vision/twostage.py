@@ -31,7 +31,7 @@ from .classifier import CropClassifier, default_classifier_path
 from .copies import limit_copies
 from .detection import Detection, boxes_in_pixels
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
-from .turn import ON_THEIR_SIDE, median_aspect, row_turn, rows_upright, turned_back, turned_band
+from .turn import ON_THEIR_SIDE, backs_found_first, median_aspect, row_turn, rows_upright, turned_back, turned_band
 from .twins import without_boxes_across_pairs, without_loose_twins
 from .zoom import COVERED, ZOOM_INPUT, band, combined, second_reading_input
 
@@ -223,7 +223,8 @@ class TwoStageDetector:
         turn = self.level_turn(bgr, found, pixel_scale)
         if turn is not None:
             image, back = turned_band(bgr, turn, found, pixel_scale)
-            again = turned_back(self.find(image, pixel_scale, keep_at, zoom), back, pixel_scale)
+            reading = turned_back(self.find(image, pixel_scale, keep_at, zoom), back, pixel_scale)
+            again = backs_found_first(reading, found)
         elif zoom is not None:  # read larger only round the tiles found, where its tiles are kept
             again = self.find(bgr, pixel_scale, keep_at, zoom, around=band(found))
         else:
@@ -283,7 +284,8 @@ class TwoStageDetector:
         turn = self.level_turn(bgr, operating)
         if turn is not None:
             image, back = turned_band(bgr, turn, operating)
-            again_candidates, again = (turned_back(found, back) for found in self._eval_reading(image, low_conf, zoom))
+            again_candidates, again = (backs_found_first(turned_back(found, back), operating)
+                                       for found in self._eval_reading(image, low_conf, zoom))
         elif zoom is not None:
             again_candidates, again = self._eval_reading(bgr, low_conf, zoom, around=band(operating))
         else:
