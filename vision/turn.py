@@ -154,7 +154,8 @@ def backs_found_first(again: Sequence[Detection], found: Sequence[Detection]) ->
     backs = [index for index, tile in enumerate(again) if tile.code == BACK_CODE]
     if not backs:
         return list(again)
-    first = np.array([tile.box for tile in found]).reshape(-1, 4)
-    overlap = box_iou(np.array([again[index].box for index in backs]), first) if len(first) else None
-    seen = {index for row, index in enumerate(backs) if overlap is not None and overlap[row].max() >= SAME_TILE_IOU}
+    seen = set()
+    if found:
+        overlap = box_iou(np.array([again[index].box for index in backs]), np.array([tile.box for tile in found]))
+        seen = {index for index, row in zip(backs, overlap, strict=True) if row.max() >= SAME_TILE_IOU}
     return [tile for index, tile in enumerate(again) if tile.code != BACK_CODE or index in seen]
