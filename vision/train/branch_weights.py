@@ -43,21 +43,23 @@ def weights_into_branches(graph) -> int:
     """Move every initializer of ``graph`` that one subgraph alone reads into that subgraph, with the ``Cast`` node
     that alone reads it when that node's output is what the subgraph reads; then the same within each subgraph.
     Returns the initializers moved."""
-    readers: dict[str, list] = defaultdict(list)  # name -> the (node, subgraph or None) reading it
+    readers: dict[str, list] = defaultdict(list)  # name -> each reading of it: the subgraph, or None for a node
     for node in graph.node:
-        readers_of_node = [(name, None) for name in node.input if name]
-        readers_of_node += [(name, subgraph) for subgraph in _subgraphs(node) for name in outer_names(subgraph)]
-        for name, subgraph in readers_of_node:
-            readers[name].append((id(node), subgraph))
+        for name in node.input:
+            if name:
+                readers[name].append(None)
+        for subgraph in _subgraphs(node):
+            for name in sorted(outer_names(subgraph)):  # a set: sorted, the file comes out the same each time
+                readers[name].append(subgraph)
     initializers = {tensor.name: tensor for tensor in graph.initializer}
     widening = {node.output[0]: node for node in graph.node
                 if node.op_type == "Cast" and len(node.input) == 1 and node.input[0] in initializers
                 and len(readers[node.input[0]]) == 1}
     moved_nodes, moved = set(), set()
     for name, reading in readers.items():
-        if len(reading) != 1 or reading[0][1] is None:
+        if len(reading) != 1 or reading[0] is None:
             continue
-        subgraph = reading[0][1]
+        subgraph = reading[0]
         if name in initializers:
             subgraph.initializer.append(initializers[name])
             moved.add(name)
