@@ -11,6 +11,7 @@ from test_detector import anchor
 from test_zoom import spied_pair
 
 from scoring.tiles import DETECTOR_CLASSES
+from vision.aspect import Squash
 from vision.detection import Detection
 from vision.turn import (
     DIAGONAL,
@@ -19,6 +20,8 @@ from vision.turn import (
     OUTLINE,
     backs_found_first,
     median_aspect,
+    quarter_turned,
+    quarter_turned_back,
     row_turn,
     rows_upright,
     turned,
@@ -159,9 +162,43 @@ def test_rows_running_up_are_read_again_a_quarter_turn_the_way_the_faces_read_su
     assert rows_upright(found) and row_turn(found) is None
     assert pair.level_turn(photo, found) == QUARTER_DEGREES[best]
     assert tuple(QUARTER_DEGREES) in pair.classifier.turns_asked
-    sizes.clear()
-    pair.detect(photo)
-    assert len(sizes) == 2  # read again, turned
+    shapes = []
+    raw = pair.detector.raw
+    pair.detector.raw = lambda bgr, *args, **kwargs: shapes.append(bgr.shape[:2]) or raw(bgr, *args, **kwargs)
+    tall = np.concatenate([photo, photo[:64]])  # 192 tall, 128 wide
+    pair.detect(tall)
+    assert shapes[:2] == [(192, 128), (128, 192)]  # read again whole, turned a quarter
+    shapes.clear()
+    pair.detect_for_eval(tall)
+    assert shapes[:2] == [(192, 128), (128, 192)]
+
+
+def test_a_squeezed_photo_whose_tiles_lie_on_their_side_once_squashed_back_is_read_a_quarter_turn(tmp_path, photo):
+    pair, _ = spied_pair(tmp_path, upright_anchors())
+    pair.zoom_input = None
+    pair.classifier = SurestTurn(1)
+    narrow = np.concatenate([photo] * 3)  # 384 tall, 128 wide: no camera's aspect, looks squeezed
+    squash = Squash(y=1.5)
+    squashed = squash.apply(narrow)
+    pair.best_squash = lambda bgr, to_beat, keep_at=None: (squash, pair.find(squashed), squash.scales(bgr, squashed))
+    shapes = []
+    raw = pair.detector.raw
+    pair.detector.raw = lambda bgr, *args, **kwargs: shapes.append(bgr.shape[:2]) or raw(bgr, *args, **kwargs)
+    for read in (pair.detect, pair.detect_for_eval):
+        shapes.clear()
+        read(narrow)
+        assert squashed.shape[1::-1] in shapes  # the squashed photo read again turned a quarter
+
+
+@pytest.mark.parametrize("degrees", [-90.0, 90.0])
+def test_a_box_found_in_the_photo_turned_a_quarter_is_taken_back_exactly(degrees):
+    photo = np.zeros((30, 50, 3), np.uint8)
+    photo[5:12, 20:40] = 255
+    ys, xs = np.nonzero(quarter_turned(photo, degrees)[..., 0])
+    assert (xs.max() - xs.min() + 1, ys.max() - ys.min() + 1) == (7, 20)  # on its side once turned
+    found = Detection("1m", (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1), 0.9)
+    (back,) = quarter_turned_back([found], degrees, width=50, height=30)
+    assert back.box == (20, 5, 40, 12) and back.code == "1m"
 
 
 def square_anchors() -> list[np.ndarray]:

@@ -10,8 +10,9 @@ first reading's (``vision.zoom.combined``: the first reading's tiles it has no b
 the tiles found is turned and read: a row turned level is long and narrow, and its detector input a third to a
 half of a whole photo's. A heap of tiles lying every way is not turned: turned for a few of them, the others'
 boxes, turned back, grow loose. Rows running up the photo of tiles lying on their side are a photo taken a quarter
-turn off (its EXIF orientation lost or never written): read again a quarter turn (``rows_upright``; which way,
-``vision.twostage``), the tiles stand upright or upside down, and either reads better than on their side.
+turn off (its EXIF orientation lost or never written): the whole photo is turned a quarter exactly
+(``quarter_turned``; which way, ``vision.twostage``) and read as any photo is, the reading taking the first's place:
+the tiles stand upright or upside down, and either reads better than on their side.
 """
 
 from __future__ import annotations
@@ -52,6 +53,8 @@ OUTLINE = 0.5
 #: wide as tall, and a grid of upright tiles seen from above, whose rows and columns look alike, 1.00-1.03; turned a
 #: quarter, ``valid`` also has 12 photos each way between the two (1.04-1.19).
 ON_THEIR_SIDE = 1.2
+#: cv2's exact quarter turns, by their angle in ``cv2.getRotationMatrix2D``'s sense (anticlockwise positive).
+QUARTER_ROTATIONS = {-90.0: cv2.ROTATE_90_CLOCKWISE, 90.0: cv2.ROTATE_90_COUNTERCLOCKWISE}
 
 
 def rows_direction(tiles: Sequence[Detection]) -> float | None:
@@ -139,6 +142,24 @@ def turned_back(tiles: Sequence[Detection], back: np.ndarray, pixel_scale: float
         half = OUTLINE * corners + (1 - OUTLINE) * ellipse
         lo, hi = (centre - half) / pixel_scale, (centre + half) / pixel_scale
         out.append(replace(tile, box=(float(lo[0]), float(lo[1]), float(hi[0]), float(hi[1]))))
+    return out
+
+
+def quarter_turned(bgr: np.ndarray, degrees: float) -> np.ndarray:
+    """``bgr`` turned a quarter (``degrees`` -90 or 90, ``cv2.getRotationMatrix2D``'s sense) exactly, pixel for pixel:
+    the photo as it would have been taken upright."""
+    return cv2.rotate(bgr, QUARTER_ROTATIONS[degrees])
+
+
+def quarter_turned_back(tiles: Sequence[Detection], degrees: float, width: float, height: float
+                        ) -> list[Detection]:
+    """``tiles`` read in a photo ``quarter_turned`` by ``degrees`` with their boxes in the photo's (``width`` x
+    ``height`` in the boxes' units): a quarter turn takes an upright box to an upright box, exactly."""
+    out = []
+    for tile in tiles:
+        x1, y1, x2, y2 = tile.box
+        box = (y1, height - x2, y2, height - x1) if degrees < 0 else (width - y2, x1, width - y1, x2)
+        out.append(replace(tile, box=tuple(float(v) for v in box)))
     return out
 
 

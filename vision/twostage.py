@@ -9,10 +9,10 @@ reads a clear face in it, and goes if it reads none. Flowers and seasons are kep
 (``BONUS_CONF``): they lie apart from the hand, where the detector is least sure of a tile, while the classifier
 reads their pictures as surely as any face. So are face-down tiles (``BACK_CONF``), which the detector has seen only
 in synthetic photos. The classifier's runner-ups become the tile's ``alternatives``. A photo squeezed out of its
-aspect ratio is read squashed back (``vision.aspect``); one whose rows run diagonal, or up the photo with the tiles
-on their side, is read again turned so that they run level (``vision.turn``); one whose tiles are small at the
-detector's input is read again at a larger input (turned, if it is turned), its boxes kept next to the tiles first
-found (``vision.zoom``).
+aspect ratio is read squashed back (``vision.aspect``); one whose rows run diagonal is read again turned so that
+they run level, and one whose rows run up the photo with the tiles on their side is read whole turned a quarter, as
+if taken upright (``vision.turn``); one whose tiles are small at the detector's input is read again at a larger
+input (turned, if it is turned), its boxes kept next to the tiles first found (``vision.zoom``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,18 @@ from .classifier import CropClassifier, default_classifier_path
 from .copies import limit_copies
 from .detection import Detection, boxes_in_pixels
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
-from .turn import ON_THEIR_SIDE, backs_found_first, median_aspect, row_turn, rows_upright, turned_back, turned_band
+from .turn import (
+    ON_THEIR_SIDE,
+    QUARTER_ROTATIONS,
+    backs_found_first,
+    median_aspect,
+    quarter_turned,
+    quarter_turned_back,
+    row_turn,
+    rows_upright,
+    turned_back,
+    turned_band,
+)
 from .twins import without_boxes_across_pairs, without_loose_twins
 from .zoom import COVERED, ZOOM_INPUT, band, combined, second_reading_input
 
@@ -65,7 +76,7 @@ TURNS = sorted({turn for reading in TURNED_READINGS for turn in reading})  # eac
 #: squash, and on the 35 squeezed photos of hk-photos ``valid`` the best three hold the squash read best every time
 #: (the best two, 33 times): models/README.md, "Squeezed photos".
 SQUASHES_READ = 3
-#: Tiles on their side in rows running up the photo (a photo taken a quarter turn off): the photo is read again
+#: Tiles on their side in rows running up the photo (a photo taken a quarter turn off): the whole photo is read again
 #: turned a quarter, clockwise or anticlockwise as the classifier reads their crops surer turned by 1 or 3 quarter
 #: turns clockwise (the value: the angle in ``cv2.getRotationMatrix2D``'s sense, anticlockwise positive).
 QUARTER_DEGREES = {1: -90.0, 3: 90.0}
@@ -209,18 +220,26 @@ class TwoStageDetector:
     def detect(self, bgr: np.ndarray, pixel_scale: float = 1.0, *, conf: float | None = None,
                bonus_conf: float | None = None, back_conf: float | None = None) -> list[Detection]:
         """The tiles, read (at ``thresholds(conf, bonus_conf, back_conf)``); a photo squeezed out of its aspect
-        ratio is read squashed back (``vision.aspect``), one whose rows run diagonal is read again turned level
-        (``vision.turn``), one whose tiles are small is read again larger (``vision.zoom``)."""
-        keep_at = self.thresholds(conf, bonus_conf, back_conf)
+        ratio is read squashed back (``vision.aspect``), one whose rows run diagonal is read again turned level and
+        one taken a quarter turn off read turned upright (``vision.turn``; a squeezed one too, once squashed back),
+        one whose tiles are small is read again larger (``vision.zoom``)."""
+        return self._detect(bgr, pixel_scale, self.thresholds(conf, bonus_conf, back_conf))
+
+    def _detect(self, bgr: np.ndarray, pixel_scale: float, keep_at: KeepAt, quarter: bool = True
+                ) -> list[Detection]:
         found = self.find(bgr, pixel_scale, keep_at)
         if looks_stretched(found, bgr.shape[1], bgr.shape[0]):
             squashed = self.best_squash(bgr, reading_score(found), keep_at)
             if squashed is None:
                 return found
             squash, reading, (scale_x, scale_y) = squashed
+            if quarter and (turn := self.level_turn(image := squash.apply(bgr), reading)) in QUARTER_ROTATIONS:
+                reading = self._read_quarter_turned(image, turn, 1.0, keep_at)
             return rescaled(reading, scale_x / pixel_scale, scale_y / pixel_scale)
         zoom = self.zoom_for(found, bgr, pixel_scale)
         turn = self.level_turn(bgr, found, pixel_scale)
+        if quarter and turn in QUARTER_ROTATIONS:
+            return self._read_quarter_turned(bgr, turn, pixel_scale, keep_at)
         if turn is not None:
             image, back = turned_band(bgr, turn, found, pixel_scale)
             reading = turned_back(self.find(image, pixel_scale, keep_at, zoom), back, pixel_scale)
@@ -230,6 +249,14 @@ class TwoStageDetector:
         else:
             return found
         return one_set(combined(again, found))  # both readings together
+
+    def _read_quarter_turned(self, bgr: np.ndarray, degrees: float, pixel_scale: float, keep_at: KeepAt
+                             ) -> list[Detection]:
+        """``bgr`` turned a quarter exactly, the photo as it would have been taken upright, read as any photo is
+        (but never turned a quarter again), its boxes taken back: that reading takes the place of the first."""
+        height, width = bgr.shape[:2]
+        reading = self._detect(quarter_turned(bgr, degrees), pixel_scale, keep_at, quarter=False)
+        return quarter_turned_back(reading, degrees, width / pixel_scale, height / pixel_scale)
 
     def level_turn(self, bgr: np.ndarray, found: Sequence[Detection], pixel_scale: float = 1.0) -> float | None:
         """The angle (cv2 degrees) to read ``bgr`` again at so that the rows of the tiles ``found`` run level, or
@@ -270,18 +297,23 @@ class TwoStageDetector:
                 best, to_beat = (squash, reading, squash.scales(bgr, image)), score
         return best
 
-    def detect_for_eval(self, bgr: np.ndarray, low_conf: float = 0.001) -> tuple[list[Detection], list[Detection]]:
+    def detect_for_eval(self, bgr: np.ndarray, low_conf: float = 0.001, quarter: bool = True
+                        ) -> tuple[list[Detection], list[Detection]]:
         """Candidates for mAP: the best ``EVAL_CANDIDATES`` boxes (one per tile), each offered under its top
         ``EVAL_READINGS`` codes scored box confidence x probability; the operating reading as ``detect``."""
         candidates, operating = self._eval_reading(bgr, low_conf)
         if looks_stretched(operating, bgr.shape[1], bgr.shape[0]):
             if squashed := self.best_squash(bgr, reading_score(operating)):
                 squash, _, scales = squashed
-                candidates, operating = self._eval_reading(squash.apply(bgr), low_conf)
+                candidates, operating = self._eval_reading(image := squash.apply(bgr), low_conf)
+                if quarter and (turn := self.level_turn(image, operating)) in QUARTER_ROTATIONS:
+                    candidates, operating = self._eval_quarter_turned(image, turn, low_conf)
                 return rescaled(candidates, *scales), rescaled(operating, *scales)
             return candidates, operating
         zoom = self.zoom_for(operating, bgr)
         turn = self.level_turn(bgr, operating)
+        if quarter and turn in QUARTER_ROTATIONS:
+            return self._eval_quarter_turned(bgr, turn, low_conf)
         if turn is not None:
             image, back = turned_band(bgr, turn, operating)
             again_candidates, again = (backs_found_first(turned_back(found, back), operating)
@@ -291,6 +323,14 @@ class TwoStageDetector:
         else:
             return candidates, operating
         return combined(again_candidates, candidates, operating), one_set(combined(again, operating))
+
+    def _eval_quarter_turned(self, bgr: np.ndarray, degrees: float, low_conf: float
+                             ) -> tuple[list[Detection], list[Detection]]:
+        """``detect_for_eval`` of ``bgr`` turned a quarter exactly (never a quarter again), its boxes taken back."""
+        height, width = bgr.shape[:2]
+        candidates, operating = self.detect_for_eval(quarter_turned(bgr, degrees), low_conf, quarter=False)
+        return (quarter_turned_back(candidates, degrees, width, height),
+                quarter_turned_back(operating, degrees, width, height))
 
     def _eval_reading(self, bgr: np.ndarray, low_conf: float, input_size: int | None = None,
                       around: Sequence[float] | None = None) -> tuple[list[Detection], list[Detection]]:
