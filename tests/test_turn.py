@@ -27,7 +27,7 @@ from vision.turn import (
     turned,
     turned_back,
 )
-from vision.twostage import QUARTER_DEGREES
+from vision.twostage import QUARTER, QUARTER_TURNS
 
 
 def diagonal_row(degrees: float, count: int = 8, width: float = 30, height: float = 40) -> list[Detection]:
@@ -153,24 +153,51 @@ class SurestTurn:
         return out
 
 
-@pytest.mark.parametrize("best", [1, 3])
-def test_rows_running_up_are_read_again_a_quarter_turn_the_way_the_faces_read_surest(tmp_path, photo, best):
+def test_rows_running_up_are_read_again_whole_a_quarter_turn_each_way(tmp_path, photo):
     pair, sizes = spied_pair(tmp_path, upright_anchors())
     pair.zoom_input = None
-    pair.classifier = SurestTurn(best)
+    pair.classifier = SurestTurn(1)
     found = pair.find(photo)
-    assert rows_upright(found) and row_turn(found) is None
-    assert pair.level_turn(photo, found) == QUARTER_DEGREES[best]
-    assert tuple(QUARTER_DEGREES) in pair.classifier.turns_asked
+    assert rows_upright(found) and row_turn(found) is None and median_aspect(found) >= ON_THEIR_SIDE
+    assert pair.level_turn(photo, found) == QUARTER
+    assert QUARTER_TURNS not in pair.classifier.turns_asked  # on their side for sure: no crop read turned to tell
     shapes = []
     raw = pair.detector.raw
     pair.detector.raw = lambda bgr, *args, **kwargs: shapes.append(bgr.shape[:2]) or raw(bgr, *args, **kwargs)
     tall = np.concatenate([photo, photo[:64]])  # 192 tall, 128 wide
-    pair.detect(tall)
-    assert shapes[:2] == [(192, 128), (128, 192)]  # read again whole, turned a quarter
-    shapes.clear()
-    pair.detect_for_eval(tall)
-    assert shapes[:2] == [(192, 128), (128, 192)]
+    for read in (pair.detect, pair.detect_for_eval):
+        shapes.clear()
+        read(tall)
+        assert shapes[0] == (192, 128) and shapes.count((128, 192)) == 2  # read again whole, a quarter each way
+
+
+def marked_photo() -> np.ndarray:
+    """A 50 x 30 photo with one white pixel in a corner: each quarter turn puts it in another corner."""
+    photo = np.zeros((30, 50, 3), np.uint8)
+    photo[0, 0] = 255
+    return photo
+
+
+def reading(confidence: float) -> list[Detection]:
+    return [Detection("1m", (0, 0, 10, 20), confidence), Detection("2m", (10, 0, 20, 20), confidence)]
+
+
+@pytest.mark.parametrize("surer", [-90.0, 90.0])
+def test_of_the_two_quarter_turns_the_reading_whose_tiles_read_surer_takes_the_first_readings_place(tmp_path, surer):
+    pair, _ = spied_pair(tmp_path, upright_anchors())
+    photo = marked_photo()
+    upright = quarter_turned(photo, surer)
+    asked = []
+    pair._detect = lambda bgr, pixel_scale, keep_at, quarter=True: asked.append(quarter) or reading(
+        0.9 if np.array_equal(bgr, upright) else 0.6)
+    kept = pair._read_quarter_turned(photo, 1.0, pair.thresholds())
+    assert asked == [False, False]  # each way read once, never turned a quarter again
+    assert kept == quarter_turned_back(reading(0.9), surer, width=50, height=30)
+    pair.detect_for_eval = lambda bgr, low_conf, quarter=True: (reading(0.5),) * 2 if not np.array_equal(
+        bgr, upright) else (reading(0.3), reading(0.9))
+    candidates, operating = pair._eval_quarter_turned(photo, 0.001)
+    assert operating == quarter_turned_back(reading(0.9), surer, width=50, height=30)
+    assert candidates == quarter_turned_back(reading(0.3), surer, width=50, height=30)
 
 
 def test_a_squeezed_photo_whose_tiles_lie_on_their_side_once_squashed_back_is_read_a_quarter_turn(tmp_path, photo):
@@ -207,7 +234,7 @@ def square_anchors() -> list[np.ndarray]:
     return [anchor(20, 1 + 11 * k, 31, 11 + 11 * k, t9p=0.9) for k in range(5)]
 
 
-@pytest.mark.parametrize("best, degrees", [(0, None), (1, QUARTER_DEGREES[1]), (3, QUARTER_DEGREES[3])])
+@pytest.mark.parametrize("best, degrees", [(0, None), (1, QUARTER), (3, QUARTER)])
 def test_nearly_square_tiles_are_read_a_quarter_turn_only_where_their_faces_read_surer_so(tmp_path, photo, best,
                                                                                          degrees):
     pair, _ = spied_pair(tmp_path, square_anchors())
@@ -222,7 +249,7 @@ def test_level_rows_are_not_read_for_their_quarter_turns(tmp_path, photo):
     pair, _ = spied_pair(tmp_path, level_anchors())
     pair.classifier = SurestTurn(1)
     assert pair.level_turn(photo, pair.find(photo)) is None
-    assert tuple(QUARTER_DEGREES) not in pair.classifier.turns_asked
+    assert QUARTER_TURNS not in pair.classifier.turns_asked
 
 
 def test_a_turned_reading_keeps_a_face_down_tile_only_where_the_first_reading_found_a_tile():

@@ -41,3 +41,8 @@ def boxes_in_pixels(tiles: Sequence[Detection], pixel_scale: float = 1.0) -> lis
     decoded reduced; the boxes are kept in the photo's own pixels)."""
     return [(x1 * pixel_scale, y1 * pixel_scale, x2 * pixel_scale, y2 * pixel_scale) for x1, y1, x2, y2 in
             (t.box for t in tiles)]
+
+
+def mean_confidence(tiles: Sequence[Detection]) -> float:
+    """How surely a reading names its tiles, whatever their number: the mean of their confidences (0 for none)."""
+    return sum(tile.confidence for tile in tiles) / len(tiles) if tiles else 0.0

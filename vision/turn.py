@@ -11,8 +11,8 @@ the tiles found is turned and read: a row turned level is long and narrow, and i
 half of a whole photo's. A heap of tiles lying every way is not turned: turned for a few of them, the others'
 boxes, turned back, grow loose. Rows running up the photo of tiles lying on their side are a photo taken a quarter
 turn off (its EXIF orientation lost or never written): the whole photo is turned a quarter exactly
-(``quarter_turned``; which way, ``vision.twostage``) and read as any photo is, the reading taking the first's place:
-the tiles stand upright or upside down, and either reads better than on their side.
+(``quarter_turned``) each way and read as any photo is, the surer reading taking the first's place
+(``vision.twostage``): the tiles stand upright or upside down, and either reads better than on their side.
 """
 
 from __future__ import annotations

@@ -10,9 +10,10 @@ reads a clear face in it, and goes if it reads none. Flowers and seasons are kep
 reads their pictures as surely as any face. So are face-down tiles (``BACK_CONF``), which the detector has seen only
 in synthetic photos. The classifier's runner-ups become the tile's ``alternatives``. A photo squeezed out of its
 aspect ratio is read squashed back (``vision.aspect``); one whose rows run diagonal is read again turned so that
-they run level, and one whose rows run up the photo with the tiles on their side is read whole turned a quarter, as
-if taken upright (``vision.turn``); one whose tiles are small at the detector's input is read again at a larger
-input (turned, if it is turned), its boxes kept next to the tiles first found (``vision.zoom``).
+they run level, and one whose rows run up the photo with the tiles on their side is read whole turned a quarter
+each way, as if taken upright or upside down, the surer reading kept (``vision.turn``); one whose tiles are small
+at the detector's input is read again at a larger input (turned, if it is turned), its boxes kept next to the
+tiles first found (``vision.zoom``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from scoring.tiles import BACK_CODE, DETECTOR_CLASSES, is_bonus
 from .aspect import MIN_TILES, Squash, candidate_squashes, looks_stretched, reading_score, rescaled
 from .classifier import CropClassifier, default_classifier_path
 from .copies import limit_copies
-from .detection import Detection, boxes_in_pixels
+from .detection import Detection, boxes_in_pixels, mean_confidence
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
 from .turn import (
     ON_THEIR_SIDE,
@@ -76,10 +77,13 @@ TURNS = sorted({turn for reading in TURNED_READINGS for turn in reading})  # eac
 #: squash, and on the 35 squeezed photos of hk-photos ``valid`` the best three hold the squash read best every time
 #: (the best two, 33 times): models/README.md, "Squeezed photos".
 SQUASHES_READ = 3
-#: Tiles on their side in rows running up the photo (a photo taken a quarter turn off): the whole photo is read again
-#: turned a quarter, clockwise or anticlockwise as the classifier reads their crops surer turned by 1 or 3 quarter
-#: turns clockwise (the value: the angle in ``cv2.getRotationMatrix2D``'s sense, anticlockwise positive).
-QUARTER_DEGREES = {1: -90.0, 3: 90.0}
+#: Tiles on their side in rows running up the photo (a photo taken a quarter turn off): ``level_turn`` answers a
+#: quarter turn (the angle in ``cv2.getRotationMatrix2D``'s sense) and the whole photo is read again turned a quarter
+#: both ways, the reading whose tiles read surer kept (``_read_quarter_turned``).
+QUARTER = 90.0
+#: The crops of nearly square boxes are read turned by these quarter turns clockwise, to tell tiles on their side from
+#: a grid of upright tiles seen from above (``level_turn``).
+QUARTER_TURNS = (1, 3)
 EVAL_CANDIDATES = 100  # boxes per photo read for mAP (a tray photo holds about 40 tiles)
 EVAL_READINGS = 3  # readings per box offered to mAP, each scored box confidence x class probability
 
@@ -221,8 +225,8 @@ class TwoStageDetector:
                bonus_conf: float | None = None, back_conf: float | None = None) -> list[Detection]:
         """The tiles, read (at ``thresholds(conf, bonus_conf, back_conf)``); a photo squeezed out of its aspect
         ratio is read squashed back (``vision.aspect``), one whose rows run diagonal is read again turned level and
-        one taken a quarter turn off read turned upright (``vision.turn``; a squeezed one too, once squashed back),
-        one whose tiles are small is read again larger (``vision.zoom``)."""
+        one taken a quarter turn off read turned a quarter each way (``vision.turn``; a squeezed one too, once
+        squashed back), one whose tiles are small is read again larger (``vision.zoom``)."""
         return self._detect(bgr, pixel_scale, self.thresholds(conf, bonus_conf, back_conf))
 
     def _detect(self, bgr: np.ndarray, pixel_scale: float, keep_at: KeepAt, quarter: bool = True
@@ -233,13 +237,13 @@ class TwoStageDetector:
             if squashed is None:
                 return found
             squash, reading, (scale_x, scale_y) = squashed
-            if quarter and (turn := self.level_turn(image := squash.apply(bgr), reading)) in QUARTER_ROTATIONS:
-                reading = self._read_quarter_turned(image, turn, 1.0, keep_at)
+            if quarter and self.level_turn(image := squash.apply(bgr), reading) == QUARTER:
+                reading = self._read_quarter_turned(image, 1.0, keep_at)
             return rescaled(reading, scale_x / pixel_scale, scale_y / pixel_scale)
         zoom = self.zoom_for(found, bgr, pixel_scale)
         turn = self.level_turn(bgr, found, pixel_scale)
-        if quarter and turn in QUARTER_ROTATIONS:
-            return self._read_quarter_turned(bgr, turn, pixel_scale, keep_at)
+        if quarter and turn == QUARTER:
+            return self._read_quarter_turned(bgr, pixel_scale, keep_at)
         if turn is not None:
             image, back = turned_band(bgr, turn, found, pixel_scale)
             reading = turned_back(self.find(image, pixel_scale, keep_at, zoom), back, pixel_scale)
@@ -250,30 +254,31 @@ class TwoStageDetector:
             return found
         return one_set(combined(again, found))  # both readings together
 
-    def _read_quarter_turned(self, bgr: np.ndarray, degrees: float, pixel_scale: float, keep_at: KeepAt
-                             ) -> list[Detection]:
-        """``bgr`` turned a quarter exactly, the photo as it would have been taken upright, read as any photo is
-        (but never turned a quarter again), its boxes taken back: that reading takes the place of the first."""
+    def _read_quarter_turned(self, bgr: np.ndarray, pixel_scale: float, keep_at: KeepAt) -> list[Detection]:
+        """``bgr`` turned a quarter exactly each way, the photo as it would have been taken upright or upside down,
+        each read as any photo is (but never turned a quarter again), its boxes taken back; the reading whose tiles
+        read surer at the mean takes the place of the first. A crop alone does not tell which way is up (a bamboo,
+        pin or ``中`` face reads the same either way); the whole reading, tiles found and named, tells better."""
         height, width = bgr.shape[:2]
-        reading = self._detect(quarter_turned(bgr, degrees), pixel_scale, keep_at, quarter=False)
-        return quarter_turned_back(reading, degrees, width / pixel_scale, height / pixel_scale)
+        readings = (quarter_turned_back(self._detect(quarter_turned(bgr, degrees), pixel_scale, keep_at,
+                                                     quarter=False), degrees, width / pixel_scale,
+                                        height / pixel_scale) for degrees in QUARTER_ROTATIONS)
+        return max(readings, key=mean_confidence)
 
     def level_turn(self, bgr: np.ndarray, found: Sequence[Detection], pixel_scale: float = 1.0) -> float | None:
         """The angle (cv2 degrees) to read ``bgr`` again at so that the rows of the tiles ``found`` run level, or
         None: diagonal rows are turned level (``vision.turn.row_turn``); tiles on their side in rows running up the
-        photo (``vision.turn.rows_upright``) a quarter turn, the way their faces read surer (``QUARTER_DEGREES``);
-        where their boxes are nearly square (``vision.turn.ON_THEIR_SIDE``), only if their faces read surer so than
-        as they lie: a grid of upright tiles seen from above can look like rows running up the photo, and read a
-        quarter turn its faces lie on their side."""
+        photo (``vision.turn.rows_upright``) a quarter turn (``QUARTER``: both ways are read); where their boxes are
+        nearly square (``vision.turn.ON_THEIR_SIDE``), only if their faces read surer turned a quarter, one way or
+        the other, than as they lie: a grid of upright tiles seen from above can look like rows running up the
+        photo, and read a quarter turn its faces lie on their side."""
         if (turn := row_turn(found)) is not None or not rows_upright(found):
             return turn
-        turns = tuple(QUARTER_DEGREES)
-        turned = self.classifier.turned_probabilities(bgr, boxes_in_pixels(found, pixel_scale), turns)
-        sureness = turned.max(axis=2).mean(axis=1)
-        best = int(sureness.argmax())
-        if median_aspect(found) < ON_THEIR_SIDE and sureness[best] <= np.mean([tile.confidence for tile in found]):
-            return None
-        return QUARTER_DEGREES[turns[best]]
+        if median_aspect(found) < ON_THEIR_SIDE:
+            turned = self.classifier.turned_probabilities(bgr, boxes_in_pixels(found, pixel_scale), QUARTER_TURNS)
+            if turned.max(axis=2).mean(axis=1).max() <= mean_confidence(found):
+                return None
+        return QUARTER
 
     def best_squash(self, bgr: np.ndarray, to_beat: float, keep_at: KeepAt | None = None
                     ) -> tuple[Squash, list[Detection], tuple[float, float]] | None:
@@ -306,14 +311,14 @@ class TwoStageDetector:
             if squashed := self.best_squash(bgr, reading_score(operating)):
                 squash, _, scales = squashed
                 candidates, operating = self._eval_reading(image := squash.apply(bgr), low_conf)
-                if quarter and (turn := self.level_turn(image, operating)) in QUARTER_ROTATIONS:
-                    candidates, operating = self._eval_quarter_turned(image, turn, low_conf)
+                if quarter and self.level_turn(image, operating) == QUARTER:
+                    candidates, operating = self._eval_quarter_turned(image, low_conf)
                 return rescaled(candidates, *scales), rescaled(operating, *scales)
             return candidates, operating
         zoom = self.zoom_for(operating, bgr)
         turn = self.level_turn(bgr, operating)
-        if quarter and turn in QUARTER_ROTATIONS:
-            return self._eval_quarter_turned(bgr, turn, low_conf)
+        if quarter and turn == QUARTER:
+            return self._eval_quarter_turned(bgr, low_conf)
         if turn is not None:
             image, back = turned_band(bgr, turn, operating)
             again_candidates, again = (backs_found_first(turned_back(found, back), operating)
@@ -324,13 +329,16 @@ class TwoStageDetector:
             return candidates, operating
         return combined(again_candidates, candidates, operating), one_set(combined(again, operating))
 
-    def _eval_quarter_turned(self, bgr: np.ndarray, degrees: float, low_conf: float
-                             ) -> tuple[list[Detection], list[Detection]]:
-        """``detect_for_eval`` of ``bgr`` turned a quarter exactly (never a quarter again), its boxes taken back."""
+    def _eval_quarter_turned(self, bgr: np.ndarray, low_conf: float) -> tuple[list[Detection], list[Detection]]:
+        """``detect_for_eval`` of ``bgr`` turned a quarter exactly each way (never a quarter again), its boxes taken
+        back: the readings of the way whose operating tiles read surer, as ``_read_quarter_turned`` chooses."""
         height, width = bgr.shape[:2]
-        candidates, operating = self.detect_for_eval(quarter_turned(bgr, degrees), low_conf, quarter=False)
-        return (quarter_turned_back(candidates, degrees, width, height),
-                quarter_turned_back(operating, degrees, width, height))
+        readings = []
+        for degrees in QUARTER_ROTATIONS:
+            candidates, operating = self.detect_for_eval(quarter_turned(bgr, degrees), low_conf, quarter=False)
+            readings.append((quarter_turned_back(candidates, degrees, width, height),
+                             quarter_turned_back(operating, degrees, width, height)))
+        return max(readings, key=lambda reading: mean_confidence(reading[1]))
 
     def _eval_reading(self, bgr: np.ndarray, low_conf: float, input_size: int | None = None,
                       around: Sequence[float] | None = None) -> tuple[list[Detection], list[Detection]]:
