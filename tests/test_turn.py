@@ -20,14 +20,14 @@ from vision.turn import (
     OUTLINE,
     backs_found_first,
     median_aspect,
-    quarter_turned,
-    quarter_turned_back,
     row_turn,
     rows_upright,
     turned,
     turned_back,
+    turned_exactly,
+    turned_exactly_back,
 )
-from vision.twostage import QUARTER, QUARTER_TURNS
+from vision.twostage import QUARTER, QUARTER_TURNS, QUARTER_WAYS
 
 
 def diagonal_row(degrees: float, count: int = 8, width: float = 30, height: float = 40) -> list[Detection]:
@@ -186,18 +186,18 @@ def reading(confidence: float) -> list[Detection]:
 def test_of_the_two_quarter_turns_the_reading_whose_tiles_read_surer_takes_the_first_readings_place(tmp_path, surer):
     pair, _ = spied_pair(tmp_path, upright_anchors())
     photo = marked_photo()
-    upright = quarter_turned(photo, surer)
+    upright = turned_exactly(photo, surer)
     asked = []
-    pair._detect = lambda bgr, pixel_scale, keep_at, quarter=True: asked.append(quarter) or reading(
+    pair._detect = lambda bgr, pixel_scale, keep_at, whole_turns=True: asked.append(whole_turns) or reading(
         0.9 if np.array_equal(bgr, upright) else 0.6)
-    kept = pair._read_quarter_turned(photo, 1.0, pair.thresholds())
+    kept = pair._read_turned_whole(photo, QUARTER_WAYS, 1.0, pair.thresholds())
     assert asked == [False, False]  # each way read once, never turned a quarter again
-    assert kept == quarter_turned_back(reading(0.9), surer, width=50, height=30)
-    pair.detect_for_eval = lambda bgr, low_conf, quarter=True: (reading(0.5),) * 2 if not np.array_equal(
+    assert kept == turned_exactly_back(reading(0.9), surer, width=50, height=30)
+    pair.detect_for_eval = lambda bgr, low_conf, whole_turns=True: (reading(0.5),) * 2 if not np.array_equal(
         bgr, upright) else (reading(0.3), reading(0.9))
-    candidates, operating = pair._eval_quarter_turned(photo, 0.001)
-    assert operating == quarter_turned_back(reading(0.9), surer, width=50, height=30)
-    assert candidates == quarter_turned_back(reading(0.3), surer, width=50, height=30)
+    candidates, operating = pair._eval_turned_whole(photo, QUARTER_WAYS, 0.001)
+    assert operating == turned_exactly_back(reading(0.9), surer, width=50, height=30)
+    assert candidates == turned_exactly_back(reading(0.3), surer, width=50, height=30)
 
 
 def test_a_squeezed_photo_whose_tiles_lie_on_their_side_once_squashed_back_is_read_a_quarter_turn(tmp_path, photo):
@@ -221,10 +221,10 @@ def test_a_squeezed_photo_whose_tiles_lie_on_their_side_once_squashed_back_is_re
 def test_a_box_found_in_the_photo_turned_a_quarter_is_taken_back_exactly(degrees):
     photo = np.zeros((30, 50, 3), np.uint8)
     photo[5:12, 20:40] = 255
-    ys, xs = np.nonzero(quarter_turned(photo, degrees)[..., 0])
+    ys, xs = np.nonzero(turned_exactly(photo, degrees)[..., 0])
     assert (xs.max() - xs.min() + 1, ys.max() - ys.min() + 1) == (7, 20)  # on its side once turned
     found = Detection("1m", (xs.min(), ys.min(), xs.max() + 1, ys.max() + 1), 0.9)
-    (back,) = quarter_turned_back([found], degrees, width=50, height=30)
+    (back,) = turned_exactly_back([found], degrees, width=50, height=30)
     assert back.box == (20, 5, 40, 12) and back.code == "1m"
 
 

@@ -11,8 +11,9 @@ the tiles found is turned and read: a row turned level is long and narrow, and i
 half of a whole photo's. A heap of tiles lying every way is not turned: turned for a few of them, the others'
 boxes, turned back, grow loose. Rows running up the photo of tiles lying on their side are a photo taken a quarter
 turn off (its EXIF orientation lost or never written): the whole photo is turned a quarter exactly
-(``quarter_turned``) each way and read as any photo is, the surer reading taking the first's place
-(``vision.twostage``): the tiles stand upright or upside down, and either reads better than on their side.
+(``turned_exactly``) each way and read as any photo is, the surer reading taking the first's place
+(``vision.twostage``): the tiles stand upright or upside down, and either reads better than on their side. A
+photo whose faces stand upside down (``vision.wayup``) is turned half round exactly the same way.
 """
 
 from __future__ import annotations
@@ -53,8 +54,9 @@ OUTLINE = 0.5
 #: wide as tall, and a grid of upright tiles seen from above, whose rows and columns look alike, 1.00-1.03; turned a
 #: quarter, ``valid`` also has 12 photos each way between the two (1.04-1.19).
 ON_THEIR_SIDE = 1.2
-#: cv2's exact quarter turns, by their angle in ``cv2.getRotationMatrix2D``'s sense (anticlockwise positive).
-QUARTER_ROTATIONS = {-90.0: cv2.ROTATE_90_CLOCKWISE, 90.0: cv2.ROTATE_90_COUNTERCLOCKWISE}
+#: cv2's exact turns of a whole photo, by their angle in ``cv2.getRotationMatrix2D``'s sense (anticlockwise
+#: positive).
+EXACT_TURNS = {-90.0: cv2.ROTATE_90_CLOCKWISE, 90.0: cv2.ROTATE_90_COUNTERCLOCKWISE, 180.0: cv2.ROTATE_180}
 
 
 def rows_direction(tiles: Sequence[Detection]) -> float | None:
@@ -145,20 +147,25 @@ def turned_back(tiles: Sequence[Detection], back: np.ndarray, pixel_scale: float
     return out
 
 
-def quarter_turned(bgr: np.ndarray, degrees: float) -> np.ndarray:
-    """``bgr`` turned a quarter (``degrees`` -90 or 90, ``cv2.getRotationMatrix2D``'s sense) exactly, pixel for pixel:
-    the photo as it would have been taken upright."""
-    return cv2.rotate(bgr, QUARTER_ROTATIONS[degrees])
+def turned_exactly(bgr: np.ndarray, degrees: float) -> np.ndarray:
+    """``bgr`` turned a quarter or half round (``degrees`` -90, 90 or 180, ``cv2.getRotationMatrix2D``'s sense)
+    exactly, pixel for pixel: the photo as it would have been taken the other way round."""
+    return cv2.rotate(bgr, EXACT_TURNS[degrees])
 
 
-def quarter_turned_back(tiles: Sequence[Detection], degrees: float, width: float, height: float
+def turned_exactly_back(tiles: Sequence[Detection], degrees: float, width: float, height: float
                         ) -> list[Detection]:
-    """``tiles`` read in a photo ``quarter_turned`` by ``degrees`` with their boxes in the photo's (``width`` x
-    ``height`` in the boxes' units): a quarter turn takes an upright box to an upright box, exactly."""
+    """``tiles`` read in a photo ``turned_exactly`` by ``degrees`` with their boxes in the photo's (``width`` x
+    ``height`` in the boxes' units): a quarter or half turn takes an upright box to an upright box, exactly."""
     out = []
     for tile in tiles:
         x1, y1, x2, y2 = tile.box
-        box = (y1, height - x2, y2, height - x1) if degrees < 0 else (width - y2, x1, width - y1, x2)
+        if degrees == 180.0:
+            box = (width - x2, height - y2, width - x1, height - y1)
+        elif degrees < 0:
+            box = (y1, height - x2, y2, height - x1)
+        else:
+            box = (width - y2, x1, width - y1, x2)
         out.append(replace(tile, box=tuple(float(v) for v in box)))
     return out
 

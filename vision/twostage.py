@@ -11,9 +11,10 @@ reads their pictures as surely as any face. So are face-down tiles (``BACK_CONF`
 in synthetic photos. The classifier's runner-ups become the tile's ``alternatives``. A photo squeezed out of its
 aspect ratio is read squashed back (``vision.aspect``); one whose rows run diagonal is read again turned so that
 they run level, and one whose rows run up the photo with the tiles on their side is read whole turned a quarter
-each way, as if taken upright or upside down, the surer reading kept (``vision.turn``); one whose tiles are small
-at the detector's input is read again at a larger input (turned, if it is turned), its boxes kept next to the
-tiles first found (``vision.zoom``).
+each way, as if taken upright or upside down, the surer reading kept (``vision.turn``), and one whose faces stand
+upside down is read again whole turned half round, that reading kept where surer (``vision.wayup``); one whose
+tiles are small at the detector's input is read again at a larger input (turned, if it is turned), its boxes kept
+next to the tiles first found (``vision.zoom``).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -34,17 +36,17 @@ from .detection import Detection, boxes_in_pixels, mean_confidence
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
 from .turn import (
     ON_THEIR_SIDE,
-    QUARTER_ROTATIONS,
     backs_found_first,
     median_aspect,
-    quarter_turned,
-    quarter_turned_back,
     row_turn,
     rows_upright,
     turned_back,
     turned_band,
+    turned_exactly,
+    turned_exactly_back,
 )
 from .twins import without_boxes_across_pairs, without_loose_twins
+from .wayup import reads_upside_down
 from .zoom import COVERED, ZOOM_INPUT, band, combined, second_reading_input
 
 #: The operating point of the pair, chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep --input-size N``
@@ -79,11 +81,14 @@ TURNS = sorted({turn for reading in TURNED_READINGS for turn in reading})  # eac
 SQUASHES_READ = 3
 #: Tiles on their side in rows running up the photo (a photo taken a quarter turn off): ``level_turn`` answers a
 #: quarter turn (the angle in ``cv2.getRotationMatrix2D``'s sense) and the whole photo is read again turned a quarter
-#: both ways, the reading whose tiles read surer kept (``_read_quarter_turned``).
-QUARTER = 90.0
+#: both ways (``QUARTER_WAYS``), the reading whose tiles read surer kept (``_surest_reading``). A photo whose faces
+#: read upside down (``vision.wayup``) is read again turned half round (``HALF``), that reading kept where surer than
+#: the photo's as it lies: a set whose character tiles are red above, not below, would otherwise be read upside down.
+QUARTER, QUARTER_WAYS, HALF = 90.0, (-90.0, 90.0), 180.0
 #: The crops of nearly square boxes are read turned by these quarter turns clockwise, to tell tiles on their side from
 #: a grid of upright tiles seen from above (``level_turn``).
 QUARTER_TURNS = (1, 3)
+Answer = TypeVar("Answer")  # what a reading turned whole answers: its tiles, or eval's pair of readings
 EVAL_CANDIDATES = 100  # boxes per photo read for mAP (a tray photo holds about 40 tiles)
 EVAL_READINGS = 3  # readings per box offered to mAP, each scored box confidence x class probability
 
@@ -225,11 +230,12 @@ class TwoStageDetector:
                bonus_conf: float | None = None, back_conf: float | None = None) -> list[Detection]:
         """The tiles, read (at ``thresholds(conf, bonus_conf, back_conf)``); a photo squeezed out of its aspect
         ratio is read squashed back (``vision.aspect``), one whose rows run diagonal is read again turned level and
-        one taken a quarter turn off read turned a quarter each way (``vision.turn``; a squeezed one too, once
-        squashed back), one whose tiles are small is read again larger (``vision.zoom``)."""
+        one taken a quarter turn off read turned a quarter each way (``vision.turn``) and one upside down turned
+        half round (``vision.wayup``; a squeezed one too, once squashed back), one whose tiles are small is read
+        again larger (``vision.zoom``)."""
         return self._detect(bgr, pixel_scale, self.thresholds(conf, bonus_conf, back_conf))
 
-    def _detect(self, bgr: np.ndarray, pixel_scale: float, keep_at: KeepAt, quarter: bool = True
+    def _detect(self, bgr: np.ndarray, pixel_scale: float, keep_at: KeepAt, whole_turns: bool = True
                 ) -> list[Detection]:
         found = self.find(bgr, pixel_scale, keep_at)
         if looks_stretched(found, bgr.shape[1], bgr.shape[0]):
@@ -237,13 +243,26 @@ class TwoStageDetector:
             if squashed is None:
                 return found
             squash, reading, (scale_x, scale_y) = squashed
-            if quarter and self.level_turn(image := squash.apply(bgr), reading) == QUARTER:
-                reading = self._read_quarter_turned(image, 1.0, keep_at)
+            if whole_turns:
+                image = squash.apply(bgr)
+                if self.level_turn(image, reading) == QUARTER:
+                    reading = self._read_turned_whole(image, QUARTER_WAYS, 1.0, keep_at)
+                elif reads_upside_down(image, reading):
+                    reading = self._read_turned_whole(image, (HALF,), 1.0, keep_at, as_it_lies=[reading])
             return rescaled(reading, scale_x / pixel_scale, scale_y / pixel_scale)
-        zoom = self.zoom_for(found, bgr, pixel_scale)
         turn = self.level_turn(bgr, found, pixel_scale)
-        if quarter and turn == QUARTER:
-            return self._read_quarter_turned(bgr, pixel_scale, keep_at)
+        if whole_turns and turn == QUARTER:
+            return self._read_turned_whole(bgr, QUARTER_WAYS, pixel_scale, keep_at)
+        reading = self._read_again(bgr, found, turn, pixel_scale, keep_at)
+        if whole_turns and reads_upside_down(bgr, found, pixel_scale):
+            return self._read_turned_whole(bgr, (HALF,), pixel_scale, keep_at, as_it_lies=[reading])
+        return reading
+
+    def _read_again(self, bgr: np.ndarray, found: list[Detection], turn: float | None, pixel_scale: float,
+                    keep_at: KeepAt) -> list[Detection]:
+        """The tiles ``found`` at first, with a second reading where it pays: turned level (``turn``: diagonal
+        rows, ``vision.turn``), or larger round the tiles (``vision.zoom``), both readings together."""
+        zoom = self.zoom_for(found, bgr, pixel_scale)
         if turn is not None:
             image, back = turned_band(bgr, turn, found, pixel_scale)
             reading = turned_back(self.find(image, pixel_scale, keep_at, zoom), back, pixel_scale)
@@ -254,16 +273,18 @@ class TwoStageDetector:
             return found
         return one_set(combined(again, found))  # both readings together
 
-    def _read_quarter_turned(self, bgr: np.ndarray, pixel_scale: float, keep_at: KeepAt) -> list[Detection]:
-        """``bgr`` turned a quarter exactly each way, the photo as it would have been taken upright or upside down,
-        each read as any photo is (but never turned a quarter again), its boxes taken back; the reading whose tiles
-        read surer at the mean takes the place of the first. A crop alone does not tell which way is up (a bamboo,
-        pin or ``中`` face reads the same either way); the whole reading, tiles found and named, tells better."""
+    def _read_turned_whole(self, bgr: np.ndarray, ways: Sequence[float], pixel_scale: float, keep_at: KeepAt,
+                           as_it_lies: Sequence[list[Detection]] = ()) -> list[Detection]:
+        """``bgr`` turned exactly each of ``ways``, the photo as it would have been taken the other way round, each
+        read as any photo is (but never turned whole again), its boxes taken back; the surest of those readings and
+        of the readings ``as_it_lies`` (``_surest_reading``) takes the place of the first."""
         height, width = bgr.shape[:2]
-        readings = (quarter_turned_back(self._detect(quarter_turned(bgr, degrees), pixel_scale, keep_at,
-                                                     quarter=False), degrees, width / pixel_scale,
-                                        height / pixel_scale) for degrees in QUARTER_ROTATIONS)
-        return max(readings, key=mean_confidence)
+        readings = [(reading, reading) for reading in as_it_lies]
+        for degrees in ways:
+            reading = self._detect(turned_exactly(bgr, degrees), pixel_scale, keep_at, whole_turns=False)
+            readings.append((reading, turned_exactly_back(reading, degrees, width / pixel_scale,
+                                                          height / pixel_scale)))
+        return _surest_reading(readings)
 
     def level_turn(self, bgr: np.ndarray, found: Sequence[Detection], pixel_scale: float = 1.0) -> float | None:
         """The angle (cv2 degrees) to read ``bgr`` again at so that the rows of the tiles ``found`` run level, or
@@ -302,7 +323,7 @@ class TwoStageDetector:
                 best, to_beat = (squash, reading, squash.scales(bgr, image)), score
         return best
 
-    def detect_for_eval(self, bgr: np.ndarray, low_conf: float = 0.001, quarter: bool = True
+    def detect_for_eval(self, bgr: np.ndarray, low_conf: float = 0.001, whole_turns: bool = True
                         ) -> tuple[list[Detection], list[Detection]]:
         """Candidates for mAP: the best ``EVAL_CANDIDATES`` boxes (one per tile), each offered under its top
         ``EVAL_READINGS`` codes scored box confidence x probability; the operating reading as ``detect``."""
@@ -311,14 +332,25 @@ class TwoStageDetector:
             if squashed := self.best_squash(bgr, reading_score(operating)):
                 squash, _, scales = squashed
                 candidates, operating = self._eval_reading(image := squash.apply(bgr), low_conf)
-                if quarter and self.level_turn(image, operating) == QUARTER:
-                    candidates, operating = self._eval_quarter_turned(image, low_conf)
+                if whole_turns and self.level_turn(image, operating) == QUARTER:
+                    candidates, operating = self._eval_turned_whole(image, QUARTER_WAYS, low_conf)
+                elif whole_turns and reads_upside_down(image, operating):
+                    candidates, operating = self._eval_turned_whole(image, (HALF,), low_conf,
+                                                                    as_it_lies=[(candidates, operating)])
                 return rescaled(candidates, *scales), rescaled(operating, *scales)
             return candidates, operating
-        zoom = self.zoom_for(operating, bgr)
         turn = self.level_turn(bgr, operating)
-        if quarter and turn == QUARTER:
-            return self._eval_quarter_turned(bgr, low_conf)
+        if whole_turns and turn == QUARTER:
+            return self._eval_turned_whole(bgr, QUARTER_WAYS, low_conf)
+        readings = self._eval_again(bgr, candidates, operating, turn, low_conf)
+        if whole_turns and reads_upside_down(bgr, operating):
+            return self._eval_turned_whole(bgr, (HALF,), low_conf, as_it_lies=[readings])
+        return readings
+
+    def _eval_again(self, bgr: np.ndarray, candidates: list[Detection], operating: list[Detection],
+                    turn: float | None, low_conf: float) -> tuple[list[Detection], list[Detection]]:
+        """``_read_again`` for ``detect_for_eval``: the first readings with the second where it pays."""
+        zoom = self.zoom_for(operating, bgr)
         if turn is not None:
             image, back = turned_band(bgr, turn, operating)
             again_candidates, again = (backs_found_first(turned_back(found, back), operating)
@@ -329,16 +361,18 @@ class TwoStageDetector:
             return candidates, operating
         return combined(again_candidates, candidates, operating), one_set(combined(again, operating))
 
-    def _eval_quarter_turned(self, bgr: np.ndarray, low_conf: float) -> tuple[list[Detection], list[Detection]]:
-        """``detect_for_eval`` of ``bgr`` turned a quarter exactly each way (never a quarter again), its boxes taken
-        back: the readings of the way whose operating tiles read surer, as ``_read_quarter_turned`` chooses."""
+    def _eval_turned_whole(self, bgr: np.ndarray, ways: Sequence[float], low_conf: float,
+                           as_it_lies: Sequence[tuple[list[Detection], list[Detection]]] = ()
+                           ) -> tuple[list[Detection], list[Detection]]:
+        """``detect_for_eval`` of ``bgr`` turned exactly each of ``ways`` (never turned whole again), its boxes taken
+        back: the readings ``_read_turned_whole`` keeps, chosen by the operating tiles."""
         height, width = bgr.shape[:2]
-        readings = []
-        for degrees in QUARTER_ROTATIONS:
-            candidates, operating = self.detect_for_eval(quarter_turned(bgr, degrees), low_conf, quarter=False)
-            readings.append((quarter_turned_back(candidates, degrees, width, height),
-                             quarter_turned_back(operating, degrees, width, height)))
-        return max(readings, key=lambda reading: mean_confidence(reading[1]))
+        readings = [(operating, (candidates, operating)) for candidates, operating in as_it_lies]
+        for degrees in ways:
+            candidates, operating = self.detect_for_eval(turned_exactly(bgr, degrees), low_conf, whole_turns=False)
+            readings.append((operating, (turned_exactly_back(candidates, degrees, width, height),
+                                         turned_exactly_back(operating, degrees, width, height))))
+        return _surest_reading(readings)
 
     def _eval_reading(self, bgr: np.ndarray, low_conf: float, input_size: int | None = None,
                       around: Sequence[float] | None = None) -> tuple[list[Detection], list[Detection]]:
@@ -352,6 +386,14 @@ class TwoStageDetector:
                 candidates.append(replace(detection, code=self.names[c],
                                           confidence=float(detection.confidence * row[c]), alternatives=()))
         return candidates, self.read(bgr, self.locate(boxes, scores, covered=covered))
+
+
+def _surest_reading(readings: Sequence[tuple[Sequence[Detection], Answer]]) -> Answer:
+    """Of ``readings`` (each a reading of the photo, as it lies or turned whole, and what to answer for it), the
+    answer of the surest, the first of equals (``mean_confidence``: a reading of the right way up finds and names its
+    tiles surer, and the mean does not favour one that adds tiles). Of a photo's two quarter turns, the red of its
+    character tiles (``vision.wayup``) chose worse on hk-photos ``valid`` (models/README.md)."""
+    return max(readings, key=lambda reading: mean_confidence(reading[0]))[1]
 
 
 def one_set(tiles: Sequence[Detection]) -> list[Detection]:
