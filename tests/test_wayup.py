@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from test_turn import level_anchors
+from test_turn import level_anchors, reading
 from test_zoom import spied_pair
 
 from vision import twostage
@@ -90,10 +90,6 @@ def test_a_photo_whose_faces_read_upside_down_is_read_again_whole_turned_half_ro
         images.clear()
         read(photo)
         assert len(images) == 1
-
-
-def reading(confidence: float) -> list[Detection]:
-    return [Detection("1m", (0, 0, 10, 20), confidence), Detection("2m", (10, 0, 20, 20), confidence)]
 
 
 @pytest.mark.parametrize("turned_sureness, kept", [(0.95, "turned"), (0.6, "as it lies"), (0.9, "as it lies")])
