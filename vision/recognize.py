@@ -17,6 +17,7 @@ from .detection import Detection
 from .detector import Detector
 from .imageio import DecodedImage, ImageError, load_image
 from .twostage import TwoStageDetector, load_tile_reader
+from .winning import winning_reading
 
 NO_LAYOUT_WARNING = "the layout step is not available in this build: tiles are listed without a hand"
 NO_TILES_WARNING = "no tiles were found in the photo"
@@ -81,6 +82,8 @@ class Recognizer:
             warnings.extend(([] if detections else [NO_TILES_WARNING]) + [NO_LAYOUT_WARNING])
         else:  # the layout step says what it found, including "no tiles"
             layout = self._assemble(detections, width, height)
+            detections, layout = winning_reading(detections, layout,
+                                                 lambda tiles: self._assemble(tiles, width, height))
             groups = [dict(g) for g in layout.groups]
             tile_group = _tile_groups(layout, groups, len(detections))
             hand = layout.hand.to_json() if layout.hand is not None else None
