@@ -362,3 +362,12 @@ def test_a_tile_read_into_the_hand_spoils_the_hand_read():
     beside = [det("9p", (100 + 42 * 15, 400, 140 + 42 * 15, 454))]  # a fifteenth tile set apart at the row's end
     report = evaluate_samples([_hand_photo(beside)])
     assert report["hand_exact_rate"] == 0.0 and report["hand_read_rate"] == 0.0
+
+
+def test_a_hand_read_counts_the_tile_the_recognizer_reads_as_its_runner_up_to_complete_the_hand():
+    sample = _hand_photo([])
+    unsure = sample.operating[13]  # the second 2z, read 3z at 0.55 with 2z its runner-up
+    sample.operating[13] = Detection("3z", unsure.box, 0.55, (("2z", 0.3),))
+    report = evaluate_samples([sample])
+    assert report["tile_accuracy"] < 1.0  # the tile reader's own figures are its readings'
+    assert report["hands_read"] == 1  # the hand is the recognizer's, completed by the runner-up

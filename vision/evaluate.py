@@ -32,6 +32,7 @@ from .detection import Detection
 from .detector import ALT_FLOOR, decode
 from .imageio import DecodedImage, ImageError, load_image
 from .layout import assemble
+from .winning import winning_reading
 
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
 RECALL_POINTS = np.linspace(0.0, 1.0, 101)
@@ -512,8 +513,12 @@ def evaluate_samples(samples: Sequence[Sample], classes: Sequence[str] | None = 
 def _hand_read_exactly(sample: Sample) -> bool:
     """Whether the tiles the layout puts in the hand (every group but "other") are exactly the labelled ones: a
     hand photo's labels are its hand, and tiles around it that the layout files apart are not part of what the
-    product reads as the hand, labelled or not."""
-    in_hand = [sample.operating[i] for i in assemble(list(sample.operating), *sample.size).in_hand()]
+    product reads as the hand, labelled or not. As the recognizer does, an incomplete hand that one unsure tile's
+    runner-up alone completes is read so (``vision.winning``)."""
+    width, height = sample.size
+    tiles, layout = winning_reading(sample.operating, assemble(list(sample.operating), width, height),
+                                    lambda read: assemble(read, width, height))
+    in_hand = [tiles[i] for i in layout.in_hand()]
     match = match_tiles(sample.labels, in_hand)
     return len(match.correct) == len(sample.labels) == len(in_hand)
 
