@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from scoring.decompose import Shapes, arrangements, meld_group
 from scoring.hand import Hand
-from scoring.tiles import COPIES_IN_SET, index, is_playing, sort_key
+from scoring.tiles import COPIES_IN_SET, counts_of, index, is_playing, sort_key
 
 from .detection import Detection
 from .layout import ALTERNATIVE_MIN, ALTERNATIVES_TRIED, Layout
@@ -41,12 +41,9 @@ def is_complete(hand: Hand) -> bool:
     shapes = SHAPES_BY_SIZE.get(hand.effective_size())
     if shapes is None or any(n > COPIES_IN_SET[code] for code, n in Counter(hand.all_tiles()).items()):
         return False
-    counts = [0] * 34
-    for code in hand.all_concealed():
-        counts[index(code)] += 1
     melds = tuple(meld_group(meld.kind, index(min(meld.tiles, key=sort_key)), meld.concealed)
                   for meld in hand.melds)
-    return bool(arrangements(tuple(counts), melds, shapes))
+    return bool(arrangements(tuple(counts_of(hand.all_concealed())), melds, shapes))
 
 
 def _read_as(hand: Hand, code: str, runner_up: str, winning: bool) -> Hand:
