@@ -1,7 +1,7 @@
 """The HTTP API (CONVENTIONS §6) and the phone web page, in one FastAPI app.
 
 ``create_app(settings, recognizer)`` builds an app (tests inject a recognizer, ``mjlens serve`` its settings);
-``app`` is the one ``uvicorn api.app:app`` runs. The detector loads once, at start-up; inference runs in a
+``app`` is the one ``uvicorn mjlens.api.app:app`` runs. The detector loads once, at start-up; inference runs in a
 bounded thread pool (api.queue) so the event loop stays free and overload gets a quick 503; every failure
 answers ``{"error": {"code", "message"}}`` (api.errors) and every answer carries ``X-Request-ID``.
 """
@@ -24,10 +24,10 @@ from fastapi.security import APIKeyHeader
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
-from scoring.engine import catalog, rule_module, score
-from scoring.errors import HandError
-from scoring.hand import Hand
-from vision.imageio import ImageError
+from mjlens.scoring.engine import catalog, rule_module, score
+from mjlens.scoring.errors import HandError
+from mjlens.scoring.hand import Hand
+from mjlens.vision.imageio import ImageError
 
 from . import errors, examples
 from .errors import REQUEST_ERROR_CODES, ApiError, ErrorBody
@@ -262,8 +262,8 @@ async def _recognize(request: Request, image: UploadFile) -> dict[str, Any]:
 
 
 def __getattr__(name: str) -> Any:
-    """``api.app:app`` (what ``uvicorn api.app:app`` loads) is built on first use, not at import, so importing
-    this module reads no environment and a bad ``MJLENS_*`` value is reported where the app is wanted."""
+    """``mjlens.api.app:app`` (what ``uvicorn mjlens.api.app:app`` loads) is built on first use, not at import, so
+    importing this module reads no environment and a bad ``MJLENS_*`` value is reported where the app is wanted."""
     if name == "app":
         globals()["app"] = create_app()
         return globals()["app"]

@@ -31,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in COMMANDS:
-        importlib.import_module(f"api.commands.{name}").register(sub)
+        importlib.import_module(f"mjlens.api.commands.{name}").register(sub)
     return parser
 
 
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
-if __name__ == "__main__":  # ``python -m api.cli``: run the imported module, whose UsageError the commands raise
-    from api.cli import main as _main
+if __name__ == "__main__":  # ``python -m mjlens.api.cli``: run the imported module, whose UsageError the commands raise
+    from mjlens.api.cli import main as _main
 
     sys.exit(_main())

@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from scoring.tiles import DETECTOR_CLASSES
+from mjlens.scoring.tiles import DETECTOR_CLASSES
 
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif"})
 CLASS_INDEX = {code: i for i, code in enumerate(DETECTOR_CLASSES)}

@@ -10,10 +10,10 @@ import logging
 from pathlib import Path
 from typing import Any, Protocol
 
-from scoring.engine import rule_module, score
-from scoring.errors import HandError
-from scoring.hand import context_from_json
-from scoring.result import ScoreResult
+from mjlens.scoring.engine import rule_module, score
+from mjlens.scoring.errors import HandError
+from mjlens.scoring.hand import context_from_json
+from mjlens.scoring.result import ScoreResult
 
 log = logging.getLogger("mjlens.api")
 
@@ -31,8 +31,8 @@ def load_recognizer(model: Path, threads: int | None = None, classifier: str | N
     if not Path(model).is_file():
         return None, f"model file {Path(model).name} is not present"
     try:
-        from vision.recognize import Recognizer
-        from vision.twostage import load_tile_reader
+        from mjlens.vision.recognize import Recognizer
+        from mjlens.vision.twostage import load_tile_reader
     except ImportError as err:
         return None, f"the recognizer is not available in this build ({err})"
     try:

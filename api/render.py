@@ -5,11 +5,11 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
-from scoring.engine import rule_module
-from scoring.errors import HandError
-from scoring.hand import Hand
-from scoring.notation import format_hand
-from scoring.result import ScoreResult
+from mjlens.scoring.engine import rule_module
+from mjlens.scoring.errors import HandError
+from mjlens.scoring.hand import Hand
+from mjlens.scoring.notation import format_hand
+from mjlens.scoring.result import ScoreResult
 
 #: The unit of a rule system, as a Chinese player names it.
 UNIT_ZH = {"fan": "番", "tai": "台"}

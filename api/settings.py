@@ -10,10 +10,10 @@ from pathlib import Path
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from vision.sessions import cores, default_threads
+from mjlens.models import DETECTOR_FILE, shipped
+from mjlens.vision.sessions import cores, default_threads
 
-#: Where the shipped detector lives, relative to the repository / installed tree.
-DEFAULT_MODEL = Path(__file__).resolve().parent.parent / "models" / "mjlens-tiles.onnx"
+DEFAULT_MODEL = shipped(DETECTOR_FILE)
 
 
 class Settings(BaseSettings):

@@ -12,7 +12,7 @@ import warnings
 
 from PIL import Image, UnidentifiedImageError
 
-from vision.imageio import ACCEPTED_FORMATS, ImageError
+from mjlens.vision.imageio import ACCEPTED_FORMATS, ImageError
 
 #: ImageError code -> HTTP status.
 IMAGE_ERROR_STATUS = {

@@ -35,13 +35,13 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from scoring.tiles import PLAYING_CODES  # noqa: E402
-from vision.detection import Detection  # noqa: E402
-from vision.detector import NAME_ALIASES, Detector  # noqa: E402
-from vision.evaluate import Sample, evaluate_samples, read_dataset, read_labels  # noqa: E402
-from vision.recognize import Recognizer, reading_order  # noqa: E402
-from vision.sessions import SPIN_ENV, session_options, should_spin  # noqa: E402
-from vision.twostage import load_tile_reader  # noqa: E402
+from mjlens.scoring.tiles import PLAYING_CODES  # noqa: E402
+from mjlens.vision.detection import Detection  # noqa: E402
+from mjlens.vision.detector import NAME_ALIASES, Detector  # noqa: E402
+from mjlens.vision.evaluate import Sample, evaluate_samples, read_dataset, read_labels  # noqa: E402
+from mjlens.vision.recognize import Recognizer, reading_order  # noqa: E402
+from mjlens.vision.sessions import SPIN_ENV, session_options, should_spin  # noqa: E402
+from mjlens.vision.twostage import load_tile_reader  # noqa: E402
 
 DEFAULT_DATA = REPO.parent / "shared" / "datasets" / "hk-photos" / "data.yaml"
 WARMUP = 3
@@ -172,8 +172,8 @@ def tile_size(args, scales: tuple[float, ...] = (1.0, 0.6, 0.45, 0.3)) -> int:
     import cv2
     import numpy as np
 
-    from vision.evaluate import Label
-    from vision.imageio import load_image
+    from mjlens.vision.evaluate import Label
+    from mjlens.vision.imageio import load_image
 
     reader = load_tile_reader(args.model, classifier=args.classifier, threads=args.threads,
                               input_size=args.input_size)
@@ -219,8 +219,8 @@ def compare_rect(args) -> int:
     """Square vs rectangular input on wide crops (module docstring)."""
     import numpy as np
 
-    from vision.evaluate import Label
-    from vision.imageio import load_image
+    from mjlens.vision.evaluate import Label
+    from mjlens.vision.imageio import load_image
 
     detector = Detector(args.model, threads=args.threads)
     if detector.fixed_shape:

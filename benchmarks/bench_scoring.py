@@ -26,9 +26,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from scoring.engine import rule_module  # noqa: E402
-from scoring.errors import HandError  # noqa: E402
-from scoring.random_hands import random_hands  # noqa: E402
+from mjlens.scoring.engine import rule_module  # noqa: E402
+from mjlens.scoring.errors import HandError  # noqa: E402
+from mjlens.scoring.random_hands import random_hands  # noqa: E402
 
 
 def _stats(times: list[float]) -> dict[str, float]:
@@ -69,7 +69,7 @@ def bench_systems(n: int, seed: int) -> dict[str, dict]:
     try:
         import MahjongGB  # noqa: PLC0415 - optional reference
 
-        from scoring.mcr.reference import reference_args  # noqa: PLC0415
+        from mjlens.scoring.mcr.reference import reference_args  # noqa: PLC0415
 
         args = [reference_args(h) for h in hands4]
         out["pymahjonggb"] = time_each(args, lambda a: MahjongGB.MahjongFanCalculator(*a))
@@ -96,7 +96,7 @@ def bench_jsonl(n: int, seed: int, workers: int) -> dict[str, float]:
         with src.open("w", encoding="utf-8") as f:
             for hand in random_hands(seed, n):
                 f.write(json.dumps(hand.to_json()) + "\n")
-        cmd = [sys.executable, "-m", "api.cli", "score", "--rules", "mcr", "--jsonl", str(src),
+        cmd = [sys.executable, "-m", "mjlens", "score", "--rules", "mcr", "--jsonl", str(src),
                "--workers", str(workers)]
         env = {**os.environ, "PYTHONPATH": str(REPO)}
         start = time.perf_counter()

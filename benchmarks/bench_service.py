@@ -66,8 +66,8 @@ def baseline(model: Path, photos: list[bytes], threads: int, seconds: float,
              ort_threads: int | None) -> tuple[float, float]:
     """Photos per second of the in-process recognizer driven by ``threads`` threads, each inference using
     ``ort_threads`` onnxruntime threads (None: the detector's default, every core), and CPU ms per photo."""
-    from vision.recognize import Recognizer
-    from vision.twostage import load_tile_reader
+    from mjlens.vision.recognize import Recognizer
+    from mjlens.vision.twostage import load_tile_reader
 
     recognizer = Recognizer(model, detector=load_tile_reader(model, threads=ort_threads))
     recognizer.recognize(photos[0], "warmup.jpg")
@@ -95,7 +95,7 @@ def free_port() -> int:
 
 
 def start_server(model: Path, port: int, env: dict[str, str]) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port), "--model", str(model)],
+    proc = subprocess.Popen([sys.executable, "-m", "mjlens", "serve", "--port", str(port), "--model", str(model)],
                             cwd=REPO, env={**os.environ, **env}, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:

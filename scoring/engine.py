@@ -18,9 +18,9 @@ from .tiles import sort_key
 
 #: Rule system name -> module that implements it, with its names for people.
 RULE_SYSTEMS: dict[str, dict[str, str]] = {
-    "mcr": {"module": "scoring.mcr", "name_en": "Chinese Official (MCR)", "name_zh": "國標麻將"},
-    "taiwan": {"module": "scoring.taiwan", "name_en": "Taiwan 16-tile", "name_zh": "台灣十六張"},
-    "cantonese": {"module": "scoring.cantonese", "name_en": "Guangdong Chicken Hand", "name_zh": "廣東雞平和"},
+    "mcr": {"module": "mjlens.scoring.mcr", "name_en": "Chinese Official (MCR)", "name_zh": "國標麻將"},
+    "taiwan": {"module": "mjlens.scoring.taiwan", "name_en": "Taiwan 16-tile", "name_zh": "台灣十六張"},
+    "cantonese": {"module": "mjlens.scoring.cantonese", "name_en": "Guangdong Chicken Hand", "name_zh": "廣東雞平和"},
 }
 
 

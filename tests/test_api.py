@@ -18,13 +18,13 @@ from api_fakes import BlockingRecognizer, FakeRecognizer, recognition_for, sampl
 from fastapi.testclient import TestClient
 from PIL import Image
 
-from api.app import create_app
-from api.errors import API_ERROR_CODES
-from api.logs import JsonFormatter
-from api.settings import Settings
-from scoring.engine import RULE_SYSTEMS, score
-from scoring.errors import ERROR_CODES
-from vision.imageio import IMAGE_ERROR_CODES
+from mjlens.api.app import create_app
+from mjlens.api.errors import API_ERROR_CODES
+from mjlens.api.logs import JsonFormatter
+from mjlens.api.settings import Settings
+from mjlens.scoring.engine import RULE_SYSTEMS, score
+from mjlens.scoring.errors import ERROR_CODES
+from mjlens.vision.imageio import IMAGE_ERROR_CODES
 
 WINNING_HAND = recognition_for("x.jpg", 100, 100)["hand"]
 ALL_CODES = {**API_ERROR_CODES, **ERROR_CODES, **IMAGE_ERROR_CODES}
@@ -358,8 +358,8 @@ def test_full_queue_answers_503_with_retry_after():
 
 def test_the_pool_itself_refuses_overflow():
     """The gate in front refuses before the upload is read; the pool refuses what slips past it."""
-    from api.errors import ApiError
-    from api.queue import InferencePool
+    from mjlens.api.errors import ApiError
+    from mjlens.api.queue import InferencePool
 
     pool = InferencePool(workers=1, queue_size=0, retry_after_s=2)
     release = threading.Event()

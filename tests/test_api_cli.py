@@ -14,10 +14,10 @@ import pytest
 from api_fakes import FakeRecognizer, sample_photo
 from fastapi.testclient import TestClient
 
-import api.commands.photo as photo_command
-from api.app import create_app
-from api.cli import main
-from api.settings import Settings
+import mjlens.api.commands.photo as photo_command
+from mjlens.api.app import create_app
+from mjlens.api.cli import main
+from mjlens.api.settings import Settings
 
 
 @pytest.fixture
@@ -101,16 +101,16 @@ def test_serve_rejects_a_bad_setting(monkeypatch, capsys):
 
 
 def test_module_level_app_for_uvicorn():
-    import api.app
+    import mjlens.api.app
 
-    assert api.app.app is api.app.app and api.app.app.title == "mjlens"
+    assert mjlens.api.app.app is mjlens.api.app.app and mjlens.api.app.app.title == "mjlens"
 
 
 def test_serve_answers_on_its_port(tmp_path):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "api.cli", "serve", "--port", str(port),
+    proc = subprocess.Popen([sys.executable, "-m", "mjlens", "serve", "--port", str(port),
                              "--model", str(tmp_path / "none.onnx")],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:

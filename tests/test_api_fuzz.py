@@ -12,9 +12,9 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from api.app import create_app
-from api.settings import Settings
-from scoring.tiles import DETECTOR_CLASSES
+from mjlens.api.app import create_app
+from mjlens.api.settings import Settings
+from mjlens.scoring.tiles import DETECTOR_CLASSES
 
 schemathesis = pytest.importorskip("schemathesis")
 from schemathesis.checks import not_a_server_error  # noqa: E402

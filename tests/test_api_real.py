@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from api.app import create_app
-from api.settings import Settings
-from vision.detector import default_model_path
+from mjlens.api.app import create_app
+from mjlens.api.settings import Settings
+from mjlens.vision.detector import default_model_path
 
 MODEL = default_model_path()
 REPO_EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "hand.jpg"

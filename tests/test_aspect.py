@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.aspect import (
+from mjlens.vision.aspect import (
     MIN_TILES,
     Squash,
     candidate_squashes,
@@ -16,7 +16,7 @@ from vision.aspect import (
     rescaled,
     squash_for_boxes,
 )
-from vision.detection import Detection
+from mjlens.vision.detection import Detection
 
 
 def tiles(boxes: list[tuple[float, float, float, float]], confidence: float = 0.9) -> list[Detection]:

@@ -9,7 +9,7 @@ import pytest
 onnx = pytest.importorskip("onnx")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
-from vision.train.branch_weights import rewrite_file, weights_into_branches  # noqa: E402
+from mjlens.vision.train.branch_weights import rewrite_file, weights_into_branches  # noqa: E402
 
 
 def branching_model() -> onnx.ModelProto:

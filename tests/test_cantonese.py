@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from scoring import Context, HandError, parse
-from scoring.cantonese import catalog, score_hand
-from scoring.engine import score
-from scoring.result import ScoreResult
+from mjlens.scoring import Context, HandError, parse
+from mjlens.scoring.cantonese import catalog, score_hand
+from mjlens.scoring.engine import score
+from mjlens.scoring.result import ScoreResult
 
 
 def cant(text: str, options: dict[str, Any] | None = None, **context: Any) -> ScoreResult:

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring import Context, parse
-from scoring.cantonese import score_hand, settle_together
-from scoring.engine import score
-from scoring.hand import Hand
-from scoring.result import ScoreResult
+from mjlens.scoring import Context, parse
+from mjlens.scoring.cantonese import score_hand, settle_together
+from mjlens.scoring.engine import score
+from mjlens.scoring.hand import Hand
+from mjlens.scoring.result import ScoreResult
 
 
 def cant(text: str, options: dict[str, Any] | None = None, **ctx: Any) -> ScoreResult:

@@ -12,9 +12,9 @@ import pytest
 from conftest import EXAMPLES
 from test_cantonese import cant, keys
 
-from api.cli import main
-from scoring import HandError
-from scoring.cantonese.rules import default_rules, rules_for
+from mjlens.api.cli import main
+from mjlens.scoring import HandError
+from mjlens.scoring.cantonese.rules import default_rules, rules_for
 
 HOUSE = EXAMPLES / "house-rules.toml"
 
@@ -109,7 +109,7 @@ def test_cli_bad_house_rule_file_exits_2(tmp_path, capsys):
 
 def test_installed_command_with_the_example_file():
     """The real ``mjlens`` entry point, as a person types it."""
-    cmd = [sys.executable, "-m", "api.cli", "score", "123m456m789m234m5m +5m", "--rules", "cantonese",
+    cmd = [sys.executable, "-m", "mjlens", "score", "123m456m789m234m5m +5m", "--rules", "cantonese",
            "--house-rules", str(HOUSE), "--json", "--option", "discarder=N"]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=60, check=False)
     assert proc.returncode == 0, proc.stderr

@@ -6,11 +6,11 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import Context, Hand, HandError, parse
-from scoring.cantonese import score_hand
-from scoring.engine import score
-from scoring.result import ScoreResult
-from scoring.tiles import ALL_CODES, PLAYING_CODES, WIND_LETTERS
+from mjlens.scoring import Context, Hand, HandError, parse
+from mjlens.scoring.cantonese import score_hand
+from mjlens.scoring.engine import score
+from mjlens.scoring.result import ScoreResult
+from mjlens.scoring.tiles import ALL_CODES, PLAYING_CODES, WIND_LETTERS
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

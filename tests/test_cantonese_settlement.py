@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from test_cantonese import cant
 
-from scoring import HandError
-from scoring.cantonese import settle_together
+from mjlens.scoring import HandError
+from mjlens.scoring.cantonese import settle_together
 
 CHICKEN = "123m456p789s999m5s +5s"  # 0 番
 

@@ -4,14 +4,14 @@ import json
 import subprocess
 import sys
 
-from api.cli import main
+from mjlens.api.cli import main
 
 HAND = {"concealed": ["1m", "2m", "3m", "2m", "3m", "4m", "4p", "5p", "6p", "7s", "8s", "9s", "5z"],
         "winning_tile": "5z"}
 
 
 def run_cli(args, stdin=""):
-    return subprocess.run([sys.executable, "-m", "api.cli", *args], input=stdin, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "mjlens", *args], input=stdin, capture_output=True, text=True,
                           timeout=60)
 
 

@@ -1,8 +1,8 @@
 """One photo holds one tile set: a fifth copy, or a second flower, gives way to its runner-up reading."""
 
-from vision.copies import copy_warnings, limit_copies, over_limit, overruled
-from vision.detection import Detection
-from vision.recognize import Recognizer
+from mjlens.vision.copies import copy_warnings, limit_copies, over_limit, overruled
+from mjlens.vision.detection import Detection
+from mjlens.vision.recognize import Recognizer
 
 
 def tile(code: str, confidence: float, *alternatives: tuple[str, float], x: float = 0.0) -> Detection:

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scoring.tiles import DETECTOR_CLASSES
-from vision.boxes import box_iou
-from vision.detector import Detector, ModelError, class_names_from_metadata, decode
+from mjlens.scoring.tiles import DETECTOR_CLASSES
+from mjlens.vision.boxes import box_iou
+from mjlens.vision.detector import Detector, ModelError, class_names_from_metadata, decode
 
 INDEX = {c: i for i, c in enumerate(DETECTOR_CLASSES)}
 

@@ -11,7 +11,7 @@ import pytest
 onnx = pytest.importorskip("onnx")
 from onnx import TensorProto, helper, numpy_helper  # noqa: E402
 
-from vision.train.dfl_rewrite import rewrite_dfl, rewrite_file  # noqa: E402
+from mjlens.vision.train.dfl_rewrite import rewrite_dfl, rewrite_file  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 ANCHORS = 50

@@ -8,8 +8,8 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.detection import Detection
-from vision.evaluate import (
+from mjlens.vision.detection import Detection
+from mjlens.vision.evaluate import (
     EvalError,
     Label,
     average_precision,
@@ -52,7 +52,7 @@ class FakeDetector:
 
 @pytest.fixture
 def dataset(tmp_path):
-    from scoring.tiles import DETECTOR_CLASSES
+    from mjlens.scoring.tiles import DETECTOR_CLASSES
 
     for split in ("images", "labels"):
         (tmp_path / "valid" / split).mkdir(parents=True)
@@ -152,8 +152,8 @@ def test_bad_dataset(tmp_path):
 def test_cli_eval_runs_the_onnx_runtime(dataset, tmp_path, capsys):
     from test_detector import anchor, tiny_model
 
-    from api.cli import main
-    from scoring.tiles import DETECTOR_CLASSES
+    from mjlens.api.cli import main
+    from mjlens.scoring.tiles import DETECTOR_CLASSES
 
     model = tiny_model(tmp_path / "tiny.onnx", [anchor(*A, t1m=0.9), anchor(*B, t2m=0.8)], list(DETECTOR_CLASSES))
     png = tmp_path / "confusion.png"
@@ -168,7 +168,7 @@ def test_cli_eval_runs_the_onnx_runtime(dataset, tmp_path, capsys):
 
 @pytest.mark.parametrize("turn", [1, 2, 3])
 def test_a_photo_and_its_labels_are_turned_together(turn):
-    from vision.evaluate import turned_photo
+    from mjlens.vision.evaluate import turned_photo
 
     photo = np.zeros((60, 100, 3), np.uint8)
     photo[10:30, 50:70] = 255  # a tile at x 50..70, y 10..30 of a 100 x 60 photo
@@ -179,7 +179,7 @@ def test_a_photo_and_its_labels_are_turned_together(turn):
 
 
 def test_photos_are_read_turned_on_request(dataset, capsys):
-    from api.cli import main
+    from mjlens.api.cli import main
 
     samples = collect_samples(dataset, FakeDetector(), turn=1)
     assert [s.labels[0] for s in samples if s.name == "p40.png"] == [Label("1m", (SIZE - 28, 4, SIZE - 4, 20))]
@@ -192,7 +192,7 @@ def test_photos_are_read_turned_on_request(dataset, capsys):
 
 
 def test_sweep_picks_the_exact_rate_then_f1():
-    from vision.evaluate import best_setting
+    from mjlens.vision.evaluate import best_setting
 
     rows = [{"conf": 0.2, "exact_rate": 0.1, "f1": 0.9}, {"conf": 0.3, "exact_rate": 0.2, "f1": 0.5},
             {"conf": 0.4, "exact_rate": 0.2, "f1": 0.6}, {"conf": 0.5, "exact_rate": None, "f1": 0.99},
@@ -204,8 +204,8 @@ def test_sweep_picks_the_exact_rate_then_f1():
 def test_cli_eval_sweep(dataset, tmp_path, capsys):
     from test_detector import anchor, tiny_model
 
-    from api.cli import main
-    from scoring.tiles import DETECTOR_CLASSES
+    from mjlens.api.cli import main
+    from mjlens.scoring.tiles import DETECTOR_CLASSES
 
     rows = [anchor(*A, t1m=0.9), anchor(*B, t2m=0.3)]
     model = tiny_model(tmp_path / "tiny.onnx", rows, list(DETECTOR_CLASSES))
@@ -221,8 +221,8 @@ def test_cli_eval_sweep(dataset, tmp_path, capsys):
 def test_cli_eval_names_a_photo_it_cannot_read_instead_of_failing(dataset, tmp_path, capsys, mode):
     from test_detector import anchor, tiny_model
 
-    from api.cli import main
-    from scoring.tiles import DETECTOR_CLASSES
+    from mjlens.api.cli import main
+    from mjlens.scoring.tiles import DETECTOR_CLASSES
 
     model = tiny_model(tmp_path / "tiny.onnx", [anchor(*A, t1m=0.9)], list(DETECTOR_CLASSES))
     (dataset.parent / "valid" / "images" / "p40.png").write_bytes(b"not a photo")
@@ -235,8 +235,8 @@ def test_cli_eval_names_a_photo_it_cannot_read_instead_of_failing(dataset, tmp_p
 def test_cli_eval_leaves_out_the_listed_photos(dataset, tmp_path, capsys):
     from test_detector import anchor, tiny_model
 
-    from api.cli import main
-    from scoring.tiles import DETECTOR_CLASSES
+    from mjlens.api.cli import main
+    from mjlens.scoring.tiles import DETECTOR_CLASSES
 
     model = tiny_model(tmp_path / "tiny.onnx", [anchor(*A, t1m=0.9), anchor(*B, t2m=0.8)], list(DETECTOR_CLASSES))
     first = sorted((dataset.parent / "valid/images").iterdir())[0].name
@@ -249,7 +249,7 @@ def test_cli_eval_leaves_out_the_listed_photos(dataset, tmp_path, capsys):
 
 
 def test_label_fixes_correct_the_named_lines_only(dataset, tmp_path):
-    from vision.evaluate import PhotoFixes, read_fixes
+    from mjlens.vision.evaluate import PhotoFixes, read_fixes
 
     fixes = tmp_path / "fixes.txt"
     fixes.write_text("# checked by eye\np80.png  3  3s  4s  # four sticks\n\np40.png 2 2m 3m\n")
@@ -260,7 +260,7 @@ def test_label_fixes_correct_the_named_lines_only(dataset, tmp_path):
 
 
 def test_a_fix_drops_a_second_label_on_a_tile_labelled_already(dataset, tmp_path):
-    from vision.evaluate import read_fixes
+    from mjlens.vision.evaluate import read_fixes
 
     fixes = tmp_path / "fixes.txt"
     fixes.write_text("p80.png 2 1f -  # the 5p beside it boxed twice\n")
@@ -269,7 +269,7 @@ def test_a_fix_drops_a_second_label_on_a_tile_labelled_already(dataset, tmp_path
 
 
 def test_a_fix_adds_the_label_of_a_tile_left_unlabelled(dataset, tmp_path):
-    from vision.evaluate import read_fixes
+    from mjlens.vision.evaluate import read_fixes
 
     fixes = tmp_path / "fixes.txt"
     fixes.write_text("p40.png + 7z 0.5 0.25 0.1 0.2  # a tile the source did not label\np40.png 2 2m 3m\n")
@@ -281,7 +281,7 @@ def test_a_fix_adds_the_label_of_a_tile_left_unlabelled(dataset, tmp_path):
 
 
 def test_a_fix_that_does_not_match_its_label_or_is_malformed_is_an_error(dataset, tmp_path):
-    from vision.evaluate import PhotoFixes, read_fixes
+    from mjlens.vision.evaluate import PhotoFixes, read_fixes
 
     with pytest.raises(EvalError, match="the fix expects 9s"):
         collect_samples(dataset, FakeDetector(), fixes={"p80.png": PhotoFixes({3: ("9s", "4s")})})
@@ -301,8 +301,8 @@ def test_a_fix_that_does_not_match_its_label_or_is_malformed_is_an_error(dataset
 def test_cli_eval_applies_the_fixes_and_says_how_many(dataset, tmp_path, capsys):
     from test_detector import anchor, tiny_model
 
-    from api.cli import main
-    from scoring.tiles import DETECTOR_CLASSES
+    from mjlens.api.cli import main
+    from mjlens.scoring.tiles import DETECTOR_CLASSES
 
     model = tiny_model(tmp_path / "tiny.onnx", [anchor(*A, t1m=0.9), anchor(*B, t3m=0.8)], list(DETECTOR_CLASSES))
     fixes = tmp_path / "fixes.txt"
@@ -316,7 +316,7 @@ def test_cli_eval_applies_the_fixes_and_says_how_many(dataset, tmp_path, capsys)
 
 
 def test_the_ceiling_reads_each_photo_as_its_fixes_say_and_scores_it_on_the_labels_as_given(dataset, tmp_path):
-    from vision.evaluate import PhotoFixes, ceiling_samples
+    from mjlens.vision.evaluate import PhotoFixes, ceiling_samples
 
     samples = {s.name: s for s in ceiling_samples(dataset, {"p80.png": PhotoFixes({3: ("3s", "4s")})})}
     assert [d.code for d in samples["p80.png"].operating] == ["5p", "1f", "4s"]
@@ -328,7 +328,7 @@ def test_the_ceiling_reads_each_photo_as_its_fixes_say_and_scores_it_on_the_labe
 
 
 def test_cli_eval_ceiling_needs_fixes_and_runs_no_model(dataset, tmp_path, capsys):
-    from api.cli import main
+    from mjlens.api.cli import main
 
     fixes = tmp_path / "fixes.txt"
     fixes.write_text("p40.png 2 2m 3m\n")
@@ -343,7 +343,7 @@ def test_cli_eval_ceiling_needs_fixes_and_runs_no_model(dataset, tmp_path, capsy
 
 def _hand_photo(extra: list[Detection]):
     """A labelled hand of 14 tiles in a row, read right, plus the ``extra`` readings."""
-    from vision.evaluate import Sample
+    from mjlens.vision.evaluate import Sample
 
     codes = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z", "1z", "1z", "2z", "2z"]
     boxes = [(100 + 42 * k, 400, 140 + 42 * k, 454) for k in range(len(codes))]

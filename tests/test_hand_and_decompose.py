@@ -1,9 +1,9 @@
 import pytest
 
-from scoring import Hand, HandError
-from scoring.decompose import SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, Group, Shapes, arrangements
-from scoring.tiles import PLAYING_CODES, counts_of
-from scoring.waits import CLOSED, EDGE, OPEN, PAIR, wait_kind, waiting_tiles
+from mjlens.scoring import Hand, HandError
+from mjlens.scoring.decompose import SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, Group, Shapes, arrangements
+from mjlens.scoring.tiles import PLAYING_CODES, counts_of
+from mjlens.scoring.waits import CLOSED, EDGE, OPEN, PAIR, wait_kind, waiting_tiles
 
 
 def readings(text: str, **shapes):

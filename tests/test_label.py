@@ -9,9 +9,9 @@ import pytest
 import yaml
 from api_fakes import FakeRecognizer, sample_photo
 
-import api.commands.label as label_command
-from api.cli import main
-from scoring.tiles import DETECTOR_CLASSES
+import mjlens.api.commands.label as label_command
+from mjlens.api.cli import main
+from mjlens.scoring.tiles import DETECTOR_CLASSES
 
 
 @pytest.fixture

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.engine import score
-from scoring.errors import HandError
-from scoring.hand import Context
-from scoring.mcr import score_hand
-from scoring.notation import parse
+from mjlens.scoring.engine import score
+from mjlens.scoring.errors import HandError
+from mjlens.scoring.hand import Context
+from mjlens.scoring.mcr import score_hand
+from mjlens.scoring.notation import parse
 
 
 def _score(text: str, options: dict | None = None, **ctx):

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.mcr import score_hand
-from scoring.mcr.fans import BY_KEY
-from scoring.notation import format_hand
-from scoring.random_hands import random_hands
+from mjlens.scoring.mcr import score_hand
+from mjlens.scoring.mcr.fans import BY_KEY
+from mjlens.scoring.notation import format_hand
+from mjlens.scoring.random_hands import random_hands
 
 MahjongGB = pytest.importorskip("MahjongGB")
-from scoring.mcr.reference import reference_items  # noqa: E402 - after the skip
+from mjlens.scoring.mcr.reference import reference_items  # noqa: E402 - after the skip
 
 HANDS_PER_SEED = 5000
 SEEDS = (1, 2, 3, 4)  # 20,000 hands, a few seconds

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.hand import Context
-from scoring.mcr import catalog, score_hand
-from scoring.mcr.fans import FANS
-from scoring.notation import parse
+from mjlens.scoring.hand import Context
+from mjlens.scoring.mcr import catalog, score_hand
+from mjlens.scoring.mcr.fans import FANS
+from mjlens.scoring.notation import parse
 
 MahjongGB = pytest.importorskip("MahjongGB")
-from scoring.mcr.reference import reference_items  # noqa: E402 - after the skip
+from mjlens.scoring.mcr.reference import reference_items  # noqa: E402 - after the skip
 
 SD = {"self_drawn": True}
 #: fan key -> (hand in compact notation, context)

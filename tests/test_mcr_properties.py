@@ -8,13 +8,13 @@ import random
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.engine import score
-from scoring.errors import ERROR_CODES, HandError
-from scoring.hand import Context, Hand, Meld
-from scoring.notation import parse
-from scoring.random_hands import random_winning_hand
-from scoring.result import ScoreResult
-from scoring.tiles import BONUS_CODES, INDEX, PLAYING_CODES, WIND_LETTERS
+from mjlens.scoring.engine import score
+from mjlens.scoring.errors import ERROR_CODES, HandError
+from mjlens.scoring.hand import Context, Hand, Meld
+from mjlens.scoring.notation import parse
+from mjlens.scoring.random_hands import random_winning_hand
+from mjlens.scoring.result import ScoreResult
+from mjlens.scoring.tiles import BONUS_CODES, INDEX, PLAYING_CODES, WIND_LETTERS
 
 NOTATION_ALPHABET = "0123456789mpszfESWNPFC[]()+ "
 

@@ -1,7 +1,7 @@
 import pytest
 
-from scoring import HandError, parse
-from scoring.notation import format_hand
+from mjlens.scoring import HandError, parse
+from mjlens.scoring.notation import format_hand
 
 
 def test_parses_the_conventions_example():

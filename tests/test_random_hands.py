@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from scoring.decompose import Shapes, arrangements, meld_group
-from scoring.hand import validate_size, validate_structure
-from scoring.random_hands import random_hands, random_winning_hand
-from scoring.tiles import INDEX, counts_of
+from mjlens.scoring.decompose import Shapes, arrangements, meld_group
+from mjlens.scoring.hand import validate_size, validate_structure
+from mjlens.scoring.random_hands import random_hands, random_winning_hand
+from mjlens.scoring.tiles import INDEX, counts_of
 
 
 def _arrangements(hand, sets):

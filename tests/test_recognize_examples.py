@@ -9,8 +9,8 @@ from __future__ import annotations
 import pytest
 from conftest import EXAMPLES, REPO
 
-from scoring.tiles import DETECTOR_CLASSES
-from vision.evaluate import match_tiles, read_labels
+from mjlens.scoring.tiles import DETECTOR_CLASSES
+from mjlens.vision.evaluate import match_tiles, read_labels
 
 MODEL = REPO / "models" / "mjlens-tiles.onnx"
 #: Measured: the shipped model reads 14 of the 14 tiles of hand.jpg (examples/README.md, benchmarks/README.md).
@@ -22,7 +22,7 @@ FLOOR = (MEASURED_CORRECT - 1) / 14
 def recognizer():
     if not MODEL.is_file():
         pytest.skip("models/mjlens-tiles.onnx is not present")
-    from vision.recognize import Recognizer
+    from mjlens.vision.recognize import Recognizer
 
     return Recognizer(MODEL)
 
@@ -31,7 +31,7 @@ def test_quick_start_photo_is_read(recognizer):
     result = recognizer.recognize_path(EXAMPLES / "hand.jpg")
     labels = read_labels(EXAMPLES / "hand.txt", DETECTOR_CLASSES, result["width"], result["height"])
     assert len(labels) == 14
-    from vision.detection import Detection
+    from mjlens.vision.detection import Detection
 
     predictions = [Detection(t["code"], tuple(t["box"]), t["confidence"]) for t in result["tiles"]]
     match = match_tiles(labels, predictions)
@@ -45,7 +45,7 @@ def test_quick_start_photo_is_read(recognizer):
 #: slack each.
 @pytest.mark.parametrize(("name", "measured_correct", "max_extra"), [("bamboo", 14, 1), ("flowers", 17, 2)])
 def test_other_examples_are_read(recognizer, name, measured_correct, max_extra):
-    from vision.detection import Detection
+    from mjlens.vision.detection import Detection
 
     result = recognizer.recognize_path(EXAMPLES / f"{name}.jpg")
     labels = read_labels(EXAMPLES / f"{name}.txt", DETECTOR_CLASSES, result["width"], result["height"])
@@ -66,7 +66,7 @@ def test_flowers_are_set_apart_in_the_hand(recognizer):
 def test_a_squeezed_photo_is_read_as_the_photo_it_was(recognizer, width_factor, height_factor):
     import cv2
 
-    from vision.detection import Detection
+    from mjlens.vision.detection import Detection
 
     photo = cv2.imread(str(EXAMPLES / "hand.jpg"))
     height, width = photo.shape[:2]
@@ -99,8 +99,8 @@ def test_examples_taken_turned_are_read_as_well(recognizer, name, measured_corre
     every example read each way (flowers.jpg, its character tiles upside down, read again half round)."""
     import cv2
 
-    from vision.detection import Detection
-    from vision.evaluate import turned_photo
+    from mjlens.vision.detection import Detection
+    from mjlens.vision.evaluate import turned_photo
 
     bgr = cv2.imread(str(EXAMPLES / f"{name}.jpg"))
     labels = read_labels(EXAMPLES / f"{name}.txt", DETECTOR_CLASSES, bgr.shape[1], bgr.shape[0])

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from vision import sessions
-from vision.sessions import SPIN_ENV, THREADS_ENV, cores_free_for, session_options, should_spin
+from mjlens.vision import sessions
+from mjlens.vision.sessions import SPIN_ENV, THREADS_ENV, cores_free_for, session_options, should_spin
 
 
 @pytest.fixture

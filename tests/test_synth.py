@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from api.cli import main
-from scoring.tiles import DETECTOR_CLASSES
-from vision.detection import Detection
-from vision.layout import assemble
-from vision.synth.art import ArtBank
-from vision.synth.generate import generate_one, write_dataset, yolo_lines
-from vision.synth.measure_layout import check, check_reading
+from mjlens.api.cli import main
+from mjlens.scoring.tiles import DETECTOR_CLASSES
+from mjlens.vision.detection import Detection
+from mjlens.vision.layout import assemble
+from mjlens.vision.synth.art import ArtBank
+from mjlens.vision.synth.generate import generate_one, write_dataset, yolo_lines
+from mjlens.vision.synth.measure_layout import check, check_reading
 
 REPO = Path(__file__).resolve().parent.parent
 VENDORED_ART = REPO / "datasets" / "tile-art"

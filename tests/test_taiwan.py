@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from scoring import engine
-from scoring.hand import Context
-from scoring.notation import parse
-from scoring.taiwan import catalog
-from scoring.taiwan.detect import DETECTORS
+from mjlens.scoring import engine
+from mjlens.scoring.hand import Context
+from mjlens.scoring.notation import parse
+from mjlens.scoring.taiwan import catalog
+from mjlens.scoring.taiwan.detect import DETECTORS
 
 PINGHU = "123m456m789m234p55p67s +8s"  # five chows, two-sided wait, no honours: 平胡 on a discard
 

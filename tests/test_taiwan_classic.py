@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from scoring import engine
-from scoring.hand import Context
-from scoring.notation import parse
+from mjlens.scoring import engine
+from mjlens.scoring.hand import Context
+from mjlens.scoring.notation import parse
 
 SOUTH = {"seat_wind": "S", "dealer": False}
 

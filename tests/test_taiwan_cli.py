@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from api.cli import main
-from scoring import engine
+from mjlens.api.cli import main
+from mjlens.scoring import engine
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict | None, str]:

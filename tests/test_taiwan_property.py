@@ -10,11 +10,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring import engine
-from scoring.errors import ERROR_CODES, HandError
-from scoring.notation import parse
-from scoring.result import ScoreResult
-from scoring.tiles import BONUS_CODES, PLAYING_CODES, WIND_LETTERS
+from mjlens.scoring import engine
+from mjlens.scoring.errors import ERROR_CODES, HandError
+from mjlens.scoring.notation import parse
+from mjlens.scoring.result import ScoreResult
+from mjlens.scoring.tiles import BONUS_CODES, PLAYING_CODES, WIND_LETTERS
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

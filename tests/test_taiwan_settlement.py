@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from scoring import engine
-from scoring.hand import Context
-from scoring.notation import parse
+from mjlens.scoring import engine
+from mjlens.scoring.hand import Context
+from mjlens.scoring.notation import parse
 
 PINGHU = "123m456m789m234p55p67s +8s"  # 門清 1 + 平胡 2 on a discard; 門清 1 + 不求 2 self-drawn
 

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import yaml
 
-from api.cli import main as cli_main
-from scoring.tiles import DETECTOR_CLASSES
+from mjlens.api.cli import main as cli_main
+from mjlens.scoring.tiles import DETECTOR_CLASSES
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -21,7 +21,7 @@ def _peer():
     pytest.importorskip("onnx")
     pytest.importorskip("ultralytics")
     pytest.importorskip("mahjong_detector")
-    from vision.train import warm_start
+    from mjlens.vision.train import warm_start
 
     return warm_start
 
@@ -41,9 +41,10 @@ def test_peer_classes_map_onto_project_codes():
 
 def test_warm_start_keeps_the_peer_function_in_eval_and_train_mode():
     import onnxruntime as ort
+
+    warm_start = _peer()  # skips without the training extra, before torch is imported
     import torch
 
-    warm_start = _peer()
     tensors, names = warm_start.load_peer(warm_start.peer_onnx_path())
     model = warm_start.build_model()
     folded = warm_start.load_peer_weights(model, tensors, warm_start.class_map(names))
@@ -77,7 +78,7 @@ def test_warm_start_keeps_the_peer_function_in_eval_and_train_mode():
 
 
 def test_data_yaml_has_absolute_paths_and_only_adds_training_images(tmp_path):
-    from vision.train.train import write_data_yaml
+    from mjlens.vision.train.train import write_data_yaml
 
     for split in ("train/images", "valid/images"):
         (tmp_path / "real" / split).mkdir(parents=True)
@@ -96,7 +97,7 @@ def test_data_yaml_has_absolute_paths_and_only_adds_training_images(tmp_path):
 def test_train_options_reach_the_recipe(monkeypatch, tmp_path):
     import argparse
 
-    from vision.train import train as recipe
+    from mjlens.vision.train import train as recipe
 
     seen = {}
     monkeypatch.setattr(recipe, "train", lambda *args, **overrides: seen.update(overrides) or tmp_path)
@@ -134,7 +135,7 @@ def test_shipped_classifier_reads_every_class():
     metadata = {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
     assert sorted(ast.literal_eval(metadata["names"]).values()) == sorted(DETECTOR_CLASSES)
     assert metadata["task"] == "classify"
-    from vision.classifier import CropClassifier
+    from mjlens.vision.classifier import CropClassifier
 
     classifier = CropClassifier(path, threads=1)  # crops are cut at the size the file declares, and it reads them
     assert [classifier.size] * 2 == ast.literal_eval(metadata["imgsz"])
@@ -143,7 +144,7 @@ def test_shipped_classifier_reads_every_class():
 
 
 def test_packaged_arguments_keep_no_machine_paths():
-    from vision.train.export import _without_paths
+    from mjlens.vision.train.export import _without_paths
 
     args = {"data": "/somewhere/run/tiles-data.yaml", "project": "/tmp/run", "name": "tiles", "epochs": 13}
     assert _without_paths(args) == {"data": "tiles-data.yaml", "project": "run", "name": "tiles", "epochs": 13}
@@ -151,7 +152,7 @@ def test_packaged_arguments_keep_no_machine_paths():
 
 def test_a_blend_is_the_weighted_mean_of_two_checkpoints_of_one_network():
     torch = pytest.importorskip("torch")
-    from vision.train.blend import blended_state
+    from mjlens.vision.train.blend import blended_state
 
     first = {"conv.weight": torch.zeros(2, 2), "bn.running_var": torch.ones(2),
              "bn.num_batches_tracked": torch.tensor(3)}
@@ -166,7 +167,7 @@ def test_a_blend_is_the_weighted_mean_of_two_checkpoints_of_one_network():
 
 def test_checkpoints_of_different_networks_are_not_blended():
     torch = pytest.importorskip("torch")
-    from vision.train.blend import blended_state
+    from mjlens.vision.train.blend import blended_state
 
     with pytest.raises(ValueError, match="not of one network"):
         blended_state({"a": torch.zeros(1)}, {"b": torch.zeros(1)}, 0.5)
@@ -180,7 +181,7 @@ def test_checkpoints_of_different_networks_are_not_blended():
 def test_turned_photos_keep_their_labels_on_their_tiles(tmp_path, turn, kept_at):
     import cv2
 
-    from vision.train.turned import turned_labels, write_turned
+    from mjlens.vision.train.turned import turned_labels, write_turned
 
     split = tmp_path / "train"
     (split / "images").mkdir(parents=True)
@@ -212,7 +213,7 @@ def test_turned_photos_keep_their_labels_on_their_tiles(tmp_path, turn, kept_at)
 def test_quarter_turned_photos_turn_each_way_in_turn(tmp_path):
     import cv2
 
-    from vision.train.turned import write_kind
+    from mjlens.vision.train.turned import write_kind
 
     split = tmp_path / "train"
     (split / "images").mkdir(parents=True)
@@ -229,7 +230,7 @@ def test_quarter_turned_photos_turn_each_way_in_turn(tmp_path):
 def test_the_turn_options_add_the_turned_photos_to_the_training_set(monkeypatch, tmp_path):
     import argparse
 
-    from vision.train import train as recipe
+    from mjlens.vision.train import train as recipe
 
     seen = {}
     monkeypatch.setattr(recipe, "train", lambda *args, **options: seen.update(options) or tmp_path)

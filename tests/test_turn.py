@@ -10,10 +10,10 @@ import pytest
 from test_detector import anchor
 from test_zoom import spied_pair
 
-from scoring.tiles import DETECTOR_CLASSES
-from vision.aspect import Squash
-from vision.detection import Detection
-from vision.turn import (
+from mjlens.scoring.tiles import DETECTOR_CLASSES
+from mjlens.vision.aspect import Squash
+from mjlens.vision.detection import Detection
+from mjlens.vision.turn import (
     DIAGONAL,
     MIN_TILES,
     ON_THEIR_SIDE,
@@ -27,7 +27,7 @@ from vision.turn import (
     turned_exactly,
     turned_exactly_back,
 )
-from vision.twostage import QUARTER, QUARTER_TURNS, QUARTER_WAYS
+from mjlens.vision.twostage import QUARTER, QUARTER_TURNS, QUARTER_WAYS
 
 
 def diagonal_row(degrees: float, count: int = 8, width: float = 30, height: float = 40) -> list[Detection]:

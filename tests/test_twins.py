@@ -3,8 +3,8 @@ on diagonal rows, or read as other codes, stay."""
 
 from __future__ import annotations
 
-from vision.detection import Detection
-from vision.twins import without_boxes_across_pairs, without_loose_twins
+from mjlens.vision.detection import Detection
+from mjlens.vision.twins import without_boxes_across_pairs, without_loose_twins
 
 
 def tile(code: str, box, confidence: float = 0.9) -> Detection:

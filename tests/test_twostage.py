@@ -10,15 +10,15 @@ import numpy as np
 import pytest
 from test_detector import anchor, tiny_model
 
-from scoring.tiles import BONUS_CODES, DETECTOR_CLASSES
-from vision.aspect import MIN_TILES, candidate_squashes
-from vision.classifier import CLASSIFIER_ENV, CropClassifier
-from vision.detection import Detection
-from vision.detector import Detector, ModelError, tile_scores
-from vision.recognize import Recognizer
-from vision.tilecrop import PAD_VALUE, crop_tiles
-from vision.train.crops import hue_turned, jittered, write_crops
-from vision.twostage import SQUASHES_READ, SURE_TILE, UNSURE, KeepAt, TwoStageDetector, load_tile_reader
+from mjlens.scoring.tiles import BONUS_CODES, DETECTOR_CLASSES
+from mjlens.vision.aspect import MIN_TILES, candidate_squashes
+from mjlens.vision.classifier import CLASSIFIER_ENV, CropClassifier
+from mjlens.vision.detection import Detection
+from mjlens.vision.detector import Detector, ModelError, tile_scores
+from mjlens.vision.recognize import Recognizer
+from mjlens.vision.tilecrop import PAD_VALUE, crop_tiles
+from mjlens.vision.train.crops import hue_turned, jittered, write_crops
+from mjlens.vision.twostage import SQUASHES_READ, SURE_TILE, UNSURE, KeepAt, TwoStageDetector, load_tile_reader
 
 # ultralytics names a classifier's classes in its folders' sorted order, not the detector's
 FOLDER_ORDER = sorted(DETECTOR_CLASSES)
@@ -113,7 +113,7 @@ def test_rare_classes_are_cut_more_often_and_squeezed_photos_squashed_back(tmp_p
 
 
 def test_a_turned_tile_is_boxed_whole_at_the_angle_it_lies(photo):
-    from vision.train.crops import turned
+    from mjlens.vision.train.crops import turned
 
     box = (10.0, 40.0, 40.0, 80.0)  # a 30 x 40 tile
     centre = (25.0, 60.0)
@@ -160,7 +160,7 @@ def test_recolour_turns_the_hues_of_about_that_share_of_the_crops(tmp_path, phot
 
 
 def test_the_crop_builder_takes_real_splits_and_a_slice_of_extra_photos(tmp_path, photo, capsys):
-    from vision.train.crops import main
+    from mjlens.vision.train.crops import main
 
     def photo_set(folder: Path, names: list[str], line: str) -> None:
         (folder / "images").mkdir(parents=True)
@@ -410,7 +410,7 @@ def test_loader_pairs_the_shipped_classifier_only_with_the_shipped_detector(tmp_
 
 
 def test_cli_names_a_missing_classifier_with_exit_2(tmp_path, capsys):
-    from api.cli import main
+    from mjlens.api.cli import main
 
     detector = tiny_model(tmp_path / "det.onnx", ROWS, list(DETECTOR_CLASSES))
     photo_path = tmp_path / "p.png"
@@ -420,7 +420,7 @@ def test_cli_names_a_missing_classifier_with_exit_2(tmp_path, capsys):
 
 
 def test_threshold_sweep_reads_the_boxes_through_the_classifier(reader, photo, tmp_path):
-    from vision.evaluate import sweep
+    from mjlens.vision.evaluate import sweep
 
     rows = sweep(one_photo_dataset(tmp_path, photo), reader, confs=(0.5, 0.95))
     assert [(r["conf"], r["predictions"], r["tile_accuracy"]) for r in rows] == [(0.5, 2, 1.0), (0.95, 0, 0.0)]
@@ -428,7 +428,7 @@ def test_threshold_sweep_reads_the_boxes_through_the_classifier(reader, photo, t
 
 
 def test_the_flower_sweep_holds_the_other_tiles_at_one_threshold(flower_reader, photo, tmp_path):
-    from vision.evaluate import sweep_thresholds
+    from mjlens.vision.evaluate import sweep_thresholds
 
     data = one_photo_dataset(tmp_path / "data", photo, ("5f", "1m"))
     settings = [{"conf": 0.95, "bonus_conf": bonus, "back_conf": 0.95} for bonus in (0.5, 0.95)]
@@ -438,7 +438,7 @@ def test_the_flower_sweep_holds_the_other_tiles_at_one_threshold(flower_reader, 
 
 
 def test_cli_sweep_sweeps_only_the_thresholds_not_given(flower_reader, photo, tmp_path, capsys):
-    from api.cli import main
+    from mjlens.api.cli import main
 
     data = one_photo_dataset(tmp_path / "data", photo, ("5f", "1m"))
     model = ["--model", str(flower_reader.path), "--classifier", str(tmp_path / "cls.onnx")]
@@ -452,7 +452,7 @@ def test_cli_sweep_sweeps_only_the_thresholds_not_given(flower_reader, photo, tm
 
 
 def test_the_pair_runs_at_its_own_operating_point(tmp_path):
-    from vision import twostage
+    from mjlens.vision import twostage
 
     dynamic = tiny_model(tmp_path / "dyn.onnx", [anchor(0, 0, 5, 5)], list(DETECTOR_CLASSES), size=None)
     classifier = tiny_classifier(tmp_path / "cls.onnx")
@@ -469,7 +469,7 @@ def test_the_pair_runs_at_its_own_operating_point(tmp_path):
 
 
 def test_averaged_classifiers_answer_the_mean_of_their_members(tmp_path, photo):
-    from vision.train.average import average
+    from mjlens.vision.train.average import average
 
     first = tiny_classifier(tmp_path / "a.onnx", bright="3m", runner_up="4m")
     second = tiny_classifier(tmp_path / "b.onnx", bright="4m", runner_up="3m")
@@ -481,7 +481,7 @@ def test_averaged_classifiers_answer_the_mean_of_their_members(tmp_path, photo):
 
 
 def test_a_cascade_averages_only_the_crops_the_first_classifier_is_unsure_of(tmp_path, photo):
-    from vision.train.average import average
+    from mjlens.vision.train.average import average
 
     first = tiny_classifier(tmp_path / "a.onnx", bright="3m", runner_up="4m")  # sure of the black tile only
     second = tiny_classifier(tmp_path / "b.onnx", bright="4m", runner_up="3m", dark="2m")
@@ -496,7 +496,7 @@ def test_a_cascade_averages_only_the_crops_the_first_classifier_is_unsure_of(tmp
 
 
 def test_a_deeper_level_adds_a_member_only_where_the_mean_so_far_is_unsure(tmp_path, photo):
-    from vision.train.average import average
+    from mjlens.vision.train.average import average
 
     paths = [tiny_classifier(tmp_path / f"{name}.onnx", bright=bright, runner_up=other)
              for name, bright, other in (("a", "3m", "4m"), ("b", "4m", "3m"), ("c", "5m", "4m"))]
@@ -513,7 +513,7 @@ def test_a_deeper_level_adds_a_member_only_where_the_mean_so_far_is_unsure(tmp_p
 
 
 def test_a_cascade_has_falling_levels_and_no_more_than_its_members_allow(tmp_path):
-    from vision.train.average import average
+    from mjlens.vision.train.average import average
 
     paths = [tiny_classifier(tmp_path / f"{name}.onnx") for name in "abc"]
     with pytest.raises(ValueError, match="rise"):
@@ -523,7 +523,7 @@ def test_a_cascade_has_falling_levels_and_no_more_than_its_members_allow(tmp_pat
 
 
 def test_half_stored_weights_halve_the_file_and_keep_the_answers(tmp_path, photo):
-    from vision.train.average import average
+    from mjlens.vision.train.average import average
 
     members = [tiny_classifier(tmp_path / f"{name}.onnx", bright=bright, runner_up=other)
                for name, bright, other in (("a", "3m", "4m"), ("b", "4m", "3m"))]
@@ -536,7 +536,7 @@ def test_half_stored_weights_halve_the_file_and_keep_the_answers(tmp_path, photo
 
 
 def test_classifiers_of_different_crop_sizes_read_crops_of_the_largest(tmp_path, photo):
-    from vision.train.average import average
+    from mjlens.vision.train.average import average
 
     small = tiny_classifier(tmp_path / "a.onnx", bright="3m", runner_up="4m", size=16)
     large = tiny_classifier(tmp_path / "b.onnx", bright="4m", runner_up="3m", size=24)
@@ -549,7 +549,7 @@ def test_classifiers_of_different_crop_sizes_read_crops_of_the_largest(tmp_path,
 
 
 def test_only_classifiers_of_the_same_classes_are_averaged(tmp_path):
-    from vision.train.average import average
+    from mjlens.vision.train.average import average
 
     first = tiny_classifier(tmp_path / "a.onnx")
     with pytest.raises(ValueError):
@@ -574,7 +574,7 @@ def flowers_split(read: np.ndarray, members: list[np.ndarray]) -> np.ndarray:
 
 
 def test_flower_members_split_the_flowers_of_crops_read_as_one_and_nothing_else(tmp_path, photo):
-    from vision.train.average import average
+    from mjlens.vision.train.average import average
 
     cascade = [tiny_classifier(tmp_path / f"{name}.onnx", bright=bright, runner_up=other, dark="1m")
                for name, bright, other in (("a", "3f", "1f"), ("b", "1f", "3f"))]
@@ -589,7 +589,7 @@ def test_flower_members_split_the_flowers_of_crops_read_as_one_and_nothing_else(
 
 
 def test_a_cascade_can_take_flower_members_as_one_member(tmp_path, photo):
-    from vision.train.average import average
+    from mjlens.vision.train.average import average
 
     first = tiny_classifier(tmp_path / "a.onnx", bright="3f", runner_up="1f", size=16)
     second = tiny_classifier(tmp_path / "b.onnx", bright="1f", runner_up="3f", dark="2m", size=24)
@@ -604,7 +604,7 @@ def test_a_cascade_can_take_flower_members_as_one_member(tmp_path, photo):
 
 
 def test_only_classifiers_of_flowers_are_flower_members(tmp_path):
-    from vision.train.average import average
+    from mjlens.vision.train.average import average
 
     members = [tiny_classifier(tmp_path / f"{name}.onnx") for name in "ab"]
     with pytest.raises(ValueError, match="flowers"):

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.decompose import Shapes, meld_group
-from scoring.random_hands import random_hands
-from scoring.tiles import INDEX, counts_of
-from scoring.waits import candidate_tiles, is_seven_pairs_pung, is_standard_complete, only_one_wait, waiting_tiles
+from mjlens.scoring.decompose import Shapes, meld_group
+from mjlens.scoring.random_hands import random_hands
+from mjlens.scoring.tiles import INDEX, counts_of
+from mjlens.scoring.waits import (
+    candidate_tiles,
+    is_seven_pairs_pung,
+    is_standard_complete,
+    only_one_wait,
+    waiting_tiles,
+)
 
 
 def _counts(text: str) -> list[int]:

@@ -9,11 +9,11 @@ import pytest
 from test_turn import level_anchors, reading
 from test_zoom import spied_pair
 
-from vision import twostage
-from vision.detection import Detection
-from vision.turn import turned_exactly_back
-from vision.twostage import HALF
-from vision.wayup import MIN_VOTES, reads_upside_down, way_up_votes
+from mjlens.vision import twostage
+from mjlens.vision.detection import Detection
+from mjlens.vision.turn import turned_exactly_back
+from mjlens.vision.twostage import HALF
+from mjlens.vision.wayup import MIN_VOTES, reads_upside_down, way_up_votes
 
 RED, BLUE, IVORY, FELT = (30, 30, 200), (160, 60, 20), (225, 235, 240), (60, 140, 60)
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from api_fakes import FakeRecognizer, sample_photo
 
-from api.app import create_app
-from api.settings import Settings
+from mjlens.api.app import create_app
+from mjlens.api.settings import Settings
 
 webdriver = pytest.importorskip("selenium.webdriver")
 from selenium.webdriver.common.by import By  # noqa: E402

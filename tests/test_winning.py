@@ -7,12 +7,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from scoring.hand import Hand
-from scoring.notation import parse
-from vision.detection import Detection
-from vision.layout import ALTERNATIVE_MIN, assemble
-from vision.recognize import Recognizer
-from vision.winning import SURE, completing_readings, is_complete, winning_reading
+from mjlens.scoring.hand import Hand
+from mjlens.scoring.notation import parse
+from mjlens.vision.detection import Detection
+from mjlens.vision.layout import ALTERNATIVE_MIN, assemble
+from mjlens.vision.recognize import Recognizer
+from mjlens.vision.winning import SURE, completing_readings, is_complete, winning_reading
 
 WIDTH, HEIGHT = 640, 200
 

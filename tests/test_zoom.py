@@ -7,12 +7,12 @@ import pytest
 from test_detector import anchor, split, tiny_model
 from test_twostage import tiny_classifier
 
-from scoring.tiles import DETECTOR_CLASSES
-from vision.classifier import CropClassifier
-from vision.detection import Detection
-from vision.detector import Detector, decode
-from vision.twostage import TwoStageDetector
-from vision.zoom import (
+from mjlens.scoring.tiles import DETECTOR_CLASSES
+from mjlens.vision.classifier import CropClassifier
+from mjlens.vision.detection import Detection
+from mjlens.vision.detector import Detector, decode
+from mjlens.vision.twostage import TwoStageDetector
+from mjlens.vision.zoom import (
     COVERED,
     REACH,
     SMALL_TILE,

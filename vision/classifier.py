@@ -14,13 +14,14 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scoring.tiles import DETECTOR_CLASSES
+from mjlens.models import CLASSIFIER_FILE, shipped
+from mjlens.scoring.tiles import DETECTOR_CLASSES
 
 from .detector import DEFAULT_MODEL, ModelError, class_names_from_metadata, open_session
 from .tilecrop import CROP_SIZE, crop_tiles
 
 CLASSIFIER_ENV = "MJLENS_CLASSIFIER"  # a path, or "none" to read tiles with the detector alone
-DEFAULT_CLASSIFIER = Path(__file__).resolve().parents[1] / "models" / "mjlens-tile-crops.onnx"
+DEFAULT_CLASSIFIER = shipped(CLASSIFIER_FILE)
 #: cv2.rotate's codes for one, two and three quarter turns clockwise.
 QUARTER_TURNS = {1: cv2.ROTATE_90_CLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90_COUNTERCLOCKWISE}
 BATCH = 32  # crops per run: a table photo can hold 140 tiles, a batch this size keeps memory flat

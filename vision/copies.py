@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
-from scoring.tiles import COPIES_IN_SET
+from mjlens.scoring.tiles import COPIES_IN_SET
 
 from .detection import Detection
 

@@ -24,14 +24,15 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from scoring.tiles import DETECTOR_CLASSES
+from mjlens.models import DETECTOR_FILE, shipped
+from mjlens.scoring.tiles import DETECTOR_CLASSES
 
 from .boxes import box_area, box_intersection, box_iou
 from .detection import Detection
 from .sessions import session_options
 
 MODEL_ENV = "MJLENS_MODEL"
-DEFAULT_MODEL = Path(__file__).resolve().parents[1] / "models" / "mjlens-tiles.onnx"
+DEFAULT_MODEL = shipped(DETECTOR_FILE)
 
 #: Decoding settings. ``conf`` was chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep`` for the shipped
 #: model (benchmarks/README.md, "Recognizer"): the best F1 of tile accuracy and precision among the thresholds
@@ -75,7 +76,7 @@ def open_session(path: Path, threads: int | None = None) -> ort.InferenceSession
 
 
 def default_model_path() -> Path:
-    """``$MJLENS_MODEL`` when set, else ``models/mjlens-tiles.onnx`` at the repository root."""
+    """``$MJLENS_MODEL`` when set, else the shipped detector (``mjlens.models``)."""
     return Path(os.environ.get(MODEL_ENV) or DEFAULT_MODEL)
 
 

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 import yaml
 
-from scoring.tiles import BACK_CODE, BONUS_CODES, DETECTOR_CLASSES
+from mjlens.scoring.tiles import BACK_CODE, BONUS_CODES, DETECTOR_CLASSES
 
 from .boxes import box_iou
 from .detection import Detection

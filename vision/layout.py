@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scoring.errors import HandError
-from scoring.hand import Hand, Meld, validate_structure
-from scoring.tiles import is_bonus, is_playing, sort_key
+from mjlens.scoring.errors import HandError
+from mjlens.scoring.hand import Hand, Meld, validate_structure
+from mjlens.scoring.tiles import is_bonus, is_playing, sort_key
 
 from .boxes import box_iou
 from .detection import Detection

@@ -26,9 +26,9 @@ NO_TILES_WARNING = "no tiles were found in the photo"
 def _layout_assembler() -> Callable | None:
     """``vision.layout.assemble`` when that module is installed, else None (the runtime works without it)."""
     try:
-        module = importlib.import_module("vision.layout")
+        module = importlib.import_module("mjlens.vision.layout")
     except ModuleNotFoundError as err:
-        if err.name != "vision.layout":
+        if err.name != "mjlens.vision.layout":
             raise
         return None
     return getattr(module, "assemble", None)

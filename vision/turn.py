@@ -24,7 +24,7 @@ from dataclasses import replace
 import cv2
 import numpy as np
 
-from scoring.tiles import BACK_CODE
+from mjlens.scoring.tiles import BACK_CODE
 
 from .boxes import box_iou
 from .detection import Detection, boxes_in_pixels

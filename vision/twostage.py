@@ -27,7 +27,7 @@ from typing import TypeVar
 
 import numpy as np
 
-from scoring.tiles import BACK_CODE, DETECTOR_CLASSES, is_bonus
+from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES, is_bonus
 
 from .aspect import MIN_TILES, Squash, candidate_squashes, looks_stretched, reading_score, rescaled
 from .classifier import CropClassifier, default_classifier_path

@@ -16,9 +16,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from scoring.decompose import Shapes, arrangements, meld_group
-from scoring.hand import Hand
-from scoring.tiles import COPIES_IN_SET, counts_of, index, is_playing, sort_key
+from mjlens.scoring.decompose import Shapes, arrangements, meld_group
+from mjlens.scoring.hand import Hand
+from mjlens.scoring.tiles import COPIES_IN_SET, counts_of, index, is_playing, sort_key
 
 from .detection import Detection
 from .layout import ALTERNATIVE_MIN, ALTERNATIVES_TRIED, Layout

@@ -7,8 +7,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from scoring.engine import RULE_SYSTEMS
-from scoring.hand import Context, context_from_json
+from mjlens.scoring.engine import RULE_SYSTEMS
+from mjlens.scoring.hand import Context, context_from_json
 
 from ..cli import UsageError
 

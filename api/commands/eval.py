@@ -57,7 +57,7 @@ SWEEP_COLUMNS = ("conf", "bonus_conf", "back_conf", "merge_iou", "predictions", 
 
 
 def run(args) -> int:
-    from vision.evaluate import (
+    from mjlens.vision.evaluate import (
         EvalError,
         collect_samples,
         evaluate_samples,
@@ -108,7 +108,7 @@ def _emit(args, reader: dict, report: dict) -> int:
 
 def run_ceiling(args) -> int:
     """The figures a reader naming every tile as the corrected labels do would reach on the labels as given."""
-    from vision.evaluate import EvalError, ceiling_samples, evaluate_samples
+    from mjlens.vision.evaluate import EvalError, ceiling_samples, evaluate_samples
 
     if not args.fixes:
         raise UsageError("--ceiling needs --fixes: the corrected labels to read the photos by")
@@ -125,7 +125,7 @@ def run_sweep(args, detector) -> int:
     """Threshold sweep, the product's figures only, one table per threshold the flags leave open: conf (and the
     merge IoU of the detector alone); for a two-stage reader then each of ``SWEEP_GROUPS``, the best row of each
     table holding its threshold for the next."""
-    from vision.evaluate import EvalError, best_setting, sweep, sweep_thresholds
+    from mjlens.vision.evaluate import EvalError, best_setting, sweep, sweep_thresholds
 
     scope = {"split": args.split, "progress": _progress(args.json), "exclude": args.excluded,
              "fixes": args.label_fixes}

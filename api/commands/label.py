@@ -40,10 +40,10 @@ def register(sub) -> None:
 def load_recognizer(args):
     """The recognizer, each worker's inference given its share of the cores (all of them each would
     oversubscribe the CPU: see benchmarks/bench_service.py); a missing or bad model is exit 2."""
-    from vision.detector import ModelError
-    from vision.recognize import Recognizer
-    from vision.sessions import default_threads
-    from vision.twostage import load_tile_reader
+    from mjlens.vision.detector import ModelError
+    from mjlens.vision.recognize import Recognizer
+    from mjlens.vision.sessions import default_threads
+    from mjlens.vision.twostage import load_tile_reader
 
     check_model_flags(args)
     threads = default_threads(args.workers)
@@ -57,7 +57,7 @@ def load_recognizer(args):
 
 
 def run(args) -> int:
-    from vision.imageio import ImageError
+    from mjlens.vision.imageio import ImageError
 
     from ..labeling import coco, data_yaml, find_photos, load_cached, review_html, write_atomic, yolo_lines
 

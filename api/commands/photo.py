@@ -39,9 +39,9 @@ def context_overrides(args) -> dict[str, Any]:
 
 
 def run(args) -> int:
-    from scoring.errors import HandError
-    from scoring.hand import Hand
-    from vision.imageio import ImageError
+    from mjlens.scoring.errors import HandError
+    from mjlens.scoring.hand import Hand
+    from mjlens.vision.imageio import ImageError
 
     from ..pipeline import check_request, photo_score_result
     from ..render import print_score

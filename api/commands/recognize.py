@@ -51,8 +51,8 @@ def check_model_flags(args) -> None:
 
 def load_recognizer(args):
     """The recognizer for ``args``; a missing or unreadable model is a usage error (exit 2) with its reason."""
-    from vision.detector import ModelError
-    from vision.recognize import Recognizer
+    from mjlens.vision.detector import ModelError
+    from mjlens.vision.recognize import Recognizer
 
     check_model_flags(args)
     try:
@@ -63,7 +63,7 @@ def load_recognizer(args):
 
 
 def run(args) -> int:
-    from vision.imageio import ImageError
+    from mjlens.vision.imageio import ImageError
 
     recognizer = load_recognizer(args)
     results, failed = [], 0
@@ -91,9 +91,9 @@ def run(args) -> int:
 
 def print_recognition(result: dict) -> None:
     """A listing for people: the tiles group by group, the hand in compact notation, the warnings."""
-    from scoring.errors import HandError
-    from scoring.hand import Hand
-    from scoring.notation import format_hand
+    from mjlens.scoring.errors import HandError
+    from mjlens.scoring.hand import Hand
+    from mjlens.scoring.notation import format_hand
 
     tiles = result["tiles"]
     print(f"{result['image']} ({result['width']}x{result['height']}): {len(tiles)} tiles")

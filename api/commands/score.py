@@ -10,11 +10,11 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
-from scoring.engine import score
-from scoring.errors import HandError
-from scoring.hand import Hand
-from scoring.notation import parse
-from scoring.result import ScoreResult
+from mjlens.scoring.engine import score
+from mjlens.scoring.errors import HandError
+from mjlens.scoring.hand import Hand
+from mjlens.scoring.notation import parse
+from mjlens.scoring.result import ScoreResult
 
 from ..cli import EXIT_BAD_INPUT, EXIT_OK, UsageError
 from ..render import print_score

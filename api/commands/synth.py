@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from api.cli import UsageError
+from mjlens.api.cli import UsageError
 
 #: Where the tile art is looked for when --art is not given: the shared data next to the repository, then the
 #: sets vendored in the repository.
@@ -31,8 +31,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    from vision.synth.art import ArtError
-    from vision.synth.generate import write_dataset
+    from mjlens.vision.synth.art import ArtError
+    from mjlens.vision.synth.generate import write_dataset
 
     if args.n < 1:
         raise UsageError("--n must be at least 1")

@@ -9,7 +9,7 @@ import argparse
 import importlib.util
 from pathlib import Path
 
-from api.cli import UsageError
+from mjlens.api.cli import UsageError
 
 TRAIN_MODULES = ("ultralytics", "torch", "onnx", "mahjong_detector")
 
@@ -22,7 +22,7 @@ def register(sub) -> None:
         "Example: mjlens train --data ../shared/datasets/hk-photos --project runs/train --epochs 16 "
         "--export models/mjlens-tiles.onnx",
     )
-    from vision.train.train import add_arguments
+    from mjlens.vision.train.train import add_arguments
 
     add_arguments(parser)
     parser.add_argument("--export", type=Path, metavar="ONNX", help="after training, export best.pt to this ONNX path")
@@ -45,12 +45,12 @@ def run(args: argparse.Namespace) -> int:
     if args.epochs < 1 or args.batch < 1:
         raise UsageError("--epochs and --batch must be positive")
 
-    from vision.train.train import run_from_args
+    from mjlens.vision.train.train import run_from_args
 
     run_dir = run_from_args(args)
     print(f"run: {run_dir}")
     if args.export is not None:
-        from vision.train.export import export
+        from mjlens.vision.train.export import export
 
         print(f"onnx: {export(run_dir / 'weights' / 'best.pt', args.export)}")
     return 0

@@ -14,11 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from scoring.decompose import Arrangement, Shapes, arrangements, meld_group
-from scoring.errors import HandError
-from scoring.hand import Context, Hand, validate_size, validate_structure
-from scoring.result import Excluded, Item, ScoreResult
-from scoring.tiles import counts_of, index
+from mjlens.scoring.decompose import Arrangement, Shapes, arrangements, meld_group
+from mjlens.scoring.errors import HandError
+from mjlens.scoring.hand import Context, Hand, validate_size, validate_structure
+from mjlens.scoring.result import Excluded, Item, ScoreResult
+from mjlens.scoring.tiles import counts_of, index
 
 from .patterns import additions, facts_of, patterns
 from .rules import Rules, default_rules, rules_for

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from scoring.decompose import SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, Arrangement
-from scoring.hand import Hand
-from scoring.tiles import IS_DRAGON, IS_HONOR, IS_TERMINAL, IS_WIND, SUIT_OF, index, wind_index
+from mjlens.scoring.decompose import SEVEN_PAIRS, STANDARD, THIRTEEN_ORPHANS, Arrangement
+from mjlens.scoring.hand import Hand
+from mjlens.scoring.tiles import IS_DRAGON, IS_HONOR, IS_TERMINAL, IS_WIND, SUIT_OF, index, wind_index
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from scoring.errors import HandError
+from mjlens.scoring.errors import HandError
 
 KINDS = ("base", "addition", "limit", "floor")
 #: Largest 番 any value may take: 2^13 points is far above every published table.
@@ -65,7 +65,7 @@ class Rules:
 
 @lru_cache(maxsize=1)
 def _table() -> dict[str, Any]:
-    text = resources.files("scoring.cantonese").joinpath("table.toml").read_text(encoding="utf-8")
+    text = resources.files("mjlens.scoring.cantonese").joinpath("table.toml").read_text(encoding="utf-8")
     return tomllib.loads(text)
 
 

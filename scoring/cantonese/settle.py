@@ -16,10 +16,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.errors import HandError
-from scoring.hand import Context
-from scoring.result import ScoreResult
-from scoring.tiles import WIND_LETTERS
+from mjlens.scoring.errors import HandError
+from mjlens.scoring.hand import Context
+from mjlens.scoring.result import ScoreResult
+from mjlens.scoring.tiles import WIND_LETTERS
 
 #: Option keys this module reads (``house_rules`` is read by ``rules``).
 SETTLEMENT_OPTIONS = ("discarder", "other_winners", "liable", "kong_feeder")

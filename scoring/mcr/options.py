@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.errors import HandError
-from scoring.tiles import WIND_LETTERS
+from mjlens.scoring.errors import HandError
+from mjlens.scoring.tiles import WIND_LETTERS
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.hand import Hand
-from scoring.tiles import WIND_LETTERS
+from mjlens.scoring.hand import Hand
+from mjlens.scoring.tiles import WIND_LETTERS
 
 from .fans import FANS
 

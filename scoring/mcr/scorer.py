@@ -7,10 +7,10 @@ resolve the same way (the order pymahjonggb uses, which keeps the items of both 
 
 from __future__ import annotations
 
-from scoring.decompose import KNITTED_STRAIGHT, SEVEN_PAIRS, STANDARD, Arrangement, Shapes, arrangements
-from scoring.errors import HandError
-from scoring.hand import Hand, validate_size
-from scoring.result import Excluded, Item, ScoreResult
+from mjlens.scoring.decompose import KNITTED_STRAIGHT, SEVEN_PAIRS, STANDARD, Arrangement, Shapes, arrangements
+from mjlens.scoring.errors import HandError
+from mjlens.scoring.hand import Hand, validate_size
+from mjlens.scoring.result import Excluded, Item, ScoreResult
 
 from . import exclusions
 from .detectors.chows import chow_fans, terminal_chows

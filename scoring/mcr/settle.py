@@ -6,7 +6,7 @@ two others 8 each. Amounts are keyed by seat wind and sum to zero.
 
 from __future__ import annotations
 
-from scoring.tiles import WIND_LETTERS
+from mjlens.scoring.tiles import WIND_LETTERS
 
 BASE = 8
 

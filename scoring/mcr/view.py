@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from scoring.decompose import Group, meld_group
-from scoring.errors import HandError
-from scoring.hand import Hand, validate_structure
-from scoring.tiles import BONUS_CODES, INDEX, WIND_LETTERS
-from scoring.waits import candidate_tiles as _candidates
-from scoring.waits import is_standard_complete
+from mjlens.scoring.decompose import Group, meld_group
+from mjlens.scoring.errors import HandError
+from mjlens.scoring.hand import Hand, validate_structure
+from mjlens.scoring.tiles import BONUS_CODES, INDEX, WIND_LETTERS
+from mjlens.scoring.waits import candidate_tiles as _candidates
+from mjlens.scoring.waits import is_standard_complete
 
 #: Tile index -> set code (suit * 16 + rank).
 CODE: tuple[int, ...] = tuple(16 * (i // 9) + i % 9 + 1 if i < 27 else 48 + i - 26 for i in range(34))

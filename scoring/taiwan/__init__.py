@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scoring.decompose import Arrangement, Group, Shapes, arrangements, meld_group
-from scoring.errors import HandError
-from scoring.hand import Context, Hand, Meld, validate_size, validate_structure
-from scoring.result import Excluded, Item, ScoreResult
-from scoring.tiles import BONUS_CODES, INDEX, WIND_LETTERS, counts_of, wind_index
-from scoring.waits import only_one_wait, placements
+from mjlens.scoring.decompose import Arrangement, Group, Shapes, arrangements, meld_group
+from mjlens.scoring.errors import HandError
+from mjlens.scoring.hand import Context, Hand, Meld, validate_size, validate_structure
+from mjlens.scoring.result import Excluded, Item, ScoreResult
+from mjlens.scoring.tiles import BONUS_CODES, INDEX, WIND_LETTERS, counts_of, wind_index
+from mjlens.scoring.waits import only_one_wait, placements
 
 from .detect import DETECTORS, View
 from .options import Options, parse_options

@@ -10,9 +10,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
-from scoring.decompose import SEVEN_PAIRS_PUNG, STANDARD, Arrangement
-from scoring.hand import Context
-from scoring.tiles import IS_DRAGON, IS_WIND, bonus_seat
+from mjlens.scoring.decompose import SEVEN_PAIRS_PUNG, STANDARD, Arrangement
+from mjlens.scoring.hand import Context
+from mjlens.scoring.tiles import IS_DRAGON, IS_WIND, bonus_seat
 
 
 @dataclass(frozen=True)

@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from scoring.errors import HandError
-from scoring.tiles import WIND_LETTERS
+from mjlens.scoring.errors import HandError
+from mjlens.scoring.tiles import WIND_LETTERS
 
 from .table import items
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.tiles import WIND_LETTERS
+from mjlens.scoring.tiles import WIND_LETTERS
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scoring.tiles import ALL_CODES
+from mjlens.scoring.tiles import ALL_CODES
 
 #: Sets worth drawing from, with the weight of each: the four closest to real Chinese/HK tiles dominate. Sets
 #: whose art carries a "non-profit only" caveat (xmj_thick/thin, bradfield_*) are left out.

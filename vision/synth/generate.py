@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scoring.tiles import DETECTOR_CLASSES
+from mjlens.scoring.tiles import DETECTOR_CLASSES
 
 from . import photo
 from .art import ArtBank

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from scoring.tiles import BONUS_CODES, PLAYING_CODES, sort_key
+from mjlens.scoring.tiles import BONUS_CODES, PLAYING_CODES, sort_key
 
 #: How often each kind of set is drawn (chows are the most common set in real hands).
 SET_KIND_WEIGHTS = {"chow": 0.5, "pung": 0.38, "kong": 0.12}

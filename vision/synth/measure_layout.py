@@ -1,8 +1,8 @@
 """Measure the layout step on a synthetic set: feed each image's ground-truth boxes as detections and compare
 the groups and the hand it reads with the truth recorded in ``hands/*.json``.
 
-    python -m vision.synth.measure_layout DIR [--limit N] [--show-failures K] [--jitter F]
-    python -m vision.synth.measure_layout DIR --read [--conf P] [--bonus-conf P] [--back-conf P]
+    python -m mjlens.vision.synth.measure_layout DIR [--limit N] [--show-failures K] [--jitter F]
+    python -m mjlens.vision.synth.measure_layout DIR --read [--conf P] [--bonus-conf P] [--back-conf P]
 
 A hand counts as read right when the concealed tiles, every meld (its tiles, kind and whether concealed), the
 flowers, the winning tile (or its absence) and the clutter are all as laid out. A concealed kong of four backs
@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
-from scoring.tiles import sort_key
-from vision.detection import Detection
-from vision.layout import assemble
+from mjlens.scoring.tiles import sort_key
+from mjlens.vision.detection import Detection
+from mjlens.vision.layout import assemble
 
 
 def _hand_key(hand: dict) -> tuple:
@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(0)
     recognizer = None
     if args.read:
-        from vision.recognize import Recognizer
+        from mjlens.vision.recognize import Recognizer
 
         recognizer = Recognizer(conf=args.conf, bonus_conf=args.bonus_conf, back_conf=args.back_conf)
     reasons: Counter = Counter()

@@ -105,7 +105,7 @@ def average(members: list[Path], out: Path, unsure_below: float | Sequence[float
 
 def _class_names(model) -> list[str]:
     """A classifier's classes as tile codes, in the order of its output's columns."""
-    from vision.detector import class_names_from_metadata
+    from mjlens.vision.detector import class_names_from_metadata
 
     metadata = {p.key: p.value for p in model.metadata_props}
     width = model.graph.output[0].type.tensor_type.shape.dim[1].dim_value
@@ -121,7 +121,7 @@ def _flower_nodes(so_far: str, input_name: str, size: int, names: list[str], flo
     import onnx
     from onnx import helper, numpy_helper
 
-    from scoring.tiles import BONUS_CODES
+    from mjlens.scoring.tiles import BONUS_CODES
 
     is_flower = np.array([code in BONUS_CODES for code in names])
     constants = {
@@ -188,7 +188,7 @@ def _joining_level(levels: list[float], n_members: int) -> list[int]:
 def _crop_size(model) -> int:
     """The crop side a member was trained at: its fixed input height, else what its metadata says (as the runtime
     reads it, ``vision.classifier.trained_size``)."""
-    from vision.classifier import trained_size
+    from mjlens.vision.classifier import trained_size
 
     height = model.graph.input[0].type.tensor_type.shape.dim[2]
     if height.HasField("dim_value"):

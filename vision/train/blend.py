@@ -6,7 +6,7 @@ and a point between them keeps much of what each knows: on hk-photos ``valid`` t
 and its synthetic-trained descendant read more photos exactly right than either (models/README.md). Batch-norm
 running statistics are blended like the weights; integer buffers (batch counters) are the second checkpoint's.
 
-    python -m vision.train.blend A.pt B.pt --weight 0.5 --out blended.pt
+    python -m mjlens.vision.train.blend A.pt B.pt --weight 0.5 --out blended.pt
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ of a run's 13 ms for classifier G on the few crops it reads). Moved into the bra
 weight stored in half precision), the same numbers come out faster (benchmarks/README.md, "Weights inside the
 cascade's branches").
 
-``python -m vision.train.branch_weights MODEL.onnx [--out OUT.onnx]`` rewrites a file (in place by default);
+``python -m mjlens.vision.train.branch_weights MODEL.onnx [--out OUT.onnx]`` rewrites a file (in place by default);
 ``vision.train.average`` applies it to every classifier it writes.
 """
 

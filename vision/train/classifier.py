@@ -8,7 +8,8 @@ Warm start: YOLO11n-cls layers 0-8 have the detector's names and shapes, so they
 detector (its C2PSA block, layer 10 there, is layer 9 here); the classification head starts fresh. A classifier of
 a few codes (the flower members, ``vision.train.average --flowers``) starts instead from a trained crop classifier
 (``--start``), all but its head. Training data:
-``python -m vision.train.crops`` (real train photos, jittered, plus synthetic ones); valid crops choose the epoch.
+``python -m mjlens.vision.train.crops`` (real train photos, jittered, plus synthetic ones); valid crops choose the
+epoch.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from vision.train.train import RUN_SETTINGS
+from mjlens.vision.train.train import RUN_SETTINGS
 
 #: The recipe. Why each value:
 #: - imgsz 64: the crop size (vision.tilecrop.CROP_SIZE).

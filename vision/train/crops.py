@@ -18,9 +18,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.aspect import rescaled, squash_for_boxes
-from vision.evaluate import images_of, label_path, read_labels
-from vision.tilecrop import CROP_SIZE, crop_tiles
+from mjlens.vision.aspect import rescaled, squash_for_boxes
+from mjlens.vision.evaluate import images_of, label_path, read_labels
+from mjlens.vision.tilecrop import CROP_SIZE, crop_tiles
 
 JITTER = 0.08  # box edges moved by up to this fraction of the box's size: about how far the detector's boxes stray
 OPENCV_HUE_TURN = 180  # OpenCV's 8-bit hue runs 0..179, two degrees a step
@@ -129,7 +129,7 @@ def balanced_copies(images: list[Path], codes: list[str], copies: int, target: i
 
 
 def main(argv: list[str] | None = None) -> None:
-    from vision.evaluate import read_dataset
+    from mjlens.vision.evaluate import read_dataset
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("data", type=Path, help="YOLO data.yaml of the real photos (train and val splits)")

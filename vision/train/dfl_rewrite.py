@@ -9,7 +9,7 @@ sum(exp(x - max) * bin) / sum(exp(x - max)) over the bins axis, seven elementwis
 0.3 ms in all. The boxes move by at most 2e-4 input pixels (floating-point rounding), the readings not at all
 (benchmarks/README.md, "Box decoding").
 
-``python -m vision.train.dfl_rewrite MODEL.onnx [--out OUT.onnx]`` rewrites a file (in place by default);
+``python -m mjlens.vision.train.dfl_rewrite MODEL.onnx [--out OUT.onnx]`` rewrites a file (in place by default);
 ``vision.train.export`` applies it to every detector it exports.
 """
 

@@ -17,9 +17,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scoring.tiles import DETECTOR_CLASSES
-from vision.boxes import box_iou
-from vision.detector import Detector
+from mjlens.scoring.tiles import DETECTOR_CLASSES
+from mjlens.vision.boxes import box_iou
+from mjlens.vision.detector import Detector
 
 MATCH_IOU = 0.5
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")

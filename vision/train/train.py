@@ -13,8 +13,8 @@ from pathlib import Path
 
 import yaml
 
-from scoring.tiles import DETECTOR_CLASSES
-from vision.train.turned import TURNS, write_kind
+from mjlens.scoring.tiles import DETECTOR_CLASSES
+from mjlens.vision.train.turned import TURNS, write_kind
 
 #: The recipe. Why each value:
 #: - nbs 16 = the batch: one optimizer step per batch (ultralytics' default 64 accumulates 4 batches, leaving
@@ -97,7 +97,7 @@ def train(
     turned so are trained on too (written next to the run)."""
     from ultralytics import YOLO
 
-    from vision.train.warm_start import build
+    from mjlens.vision.train.warm_start import build
 
     project = project.resolve()
     warm = warm or project / "warm.pt"
@@ -120,7 +120,7 @@ def resume(last: Path) -> Path:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options shared by ``python -m vision.train.train`` and ``mjlens train``."""
+    """The options shared by ``python -m mjlens.vision.train.train`` and ``mjlens train``."""
     parser.add_argument("--data", type=Path, help="YOLO dataset folder with train/ and valid/ (real photos)")
     parser.add_argument("--extra-train", type=Path, action="append", default=[],
                         help="more training images (e.g. synthetic): an images/ folder with labels/ beside it, "

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import cv2
 
-from vision.classifier import QUARTER_TURNS
+from mjlens.vision.classifier import QUARTER_TURNS
 
 JPEG_QUALITY = 95
 #: what each kind of turn adds to the training set: the quarter turns clockwise of each photo, taken in turn (a

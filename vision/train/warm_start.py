@@ -29,7 +29,7 @@ import torch
 from onnx import numpy_helper
 from torch import nn
 
-from scoring.tiles import DETECTOR_CLASSES
+from mjlens.scoring.tiles import DETECTOR_CLASSES
 
 #: The peer model's honour tiles are named the Japanese way; number tiles already use our codes.
 PEER_HONOUR_CODES = {"tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z", "haku": "5z", "hatsu": "6z", "chun": "7z"}

@@ -3,7 +3,7 @@ tiles are there), and 九蓮寶燈 (a standard shape, told by the 13 tiles held 
 
 from __future__ import annotations
 
-from scoring.decompose import HONORS_AND_KNITTED, SEVEN_PAIRS, THIRTEEN_ORPHANS, Arrangement
+from mjlens.scoring.decompose import HONORS_AND_KNITTED, SEVEN_PAIRS, THIRTEEN_ORPHANS, Arrangement
 
 from .tiles import rank_fans, suit_fans, tile_hog, trait_fans
 

@@ -3,7 +3,7 @@ and the fan that every set (pair included) must share: 全帶么, 全帶五, 全
 
 from __future__ import annotations
 
-from scoring.tiles import IS_GREEN, IS_REVERSIBLE, IS_TERMINAL, IS_TERMINAL_OR_HONOR
+from mjlens.scoring.tiles import IS_GREEN, IS_REVERSIBLE, IS_TERMINAL, IS_TERMINAL_OR_HONOR
 
 from ..view import code_rank
 

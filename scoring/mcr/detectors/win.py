@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from scoring.decompose import Group
+from mjlens.scoring.decompose import Group
 
 from ..view import HandView
 

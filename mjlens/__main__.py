@@ -1,0 +1,8 @@
+"""``python -m mjlens``: the ``mjlens`` command line."""
+
+import sys
+
+from mjlens.api.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())
