@@ -33,7 +33,7 @@ from . import errors, examples
 from .errors import REQUEST_ERROR_CODES, ApiError, ErrorBody
 from .logs import configure as configure_logs
 from .middleware import BodyLimitMiddleware, BusyGate, RequestIdMiddleware
-from .pipeline import RecognizerLike, check_request, load_recognizer, photo_score
+from .pipeline import RecognizerLike, check_request, load_recognizer, photo_score, recognizer_models
 from .queue import InferencePool
 from .settings import Settings
 from .uploads import IMAGE_ERROR_STATUS, check_image
@@ -121,7 +121,10 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
             loaded, reason = await asyncio.to_thread(load_recognizer, settings.model, settings.inference_threads(),
                                                      settings.classifier)
             app.state.recognizer, app.state.unavailable = loaded, reason
-            log.info("detector loaded" if loaded else "detector unavailable", extra={"reason": reason})
+            if loaded:
+                log.info("tile reader loaded", extra=recognizer_models(loaded))
+            else:
+                log.warning("tile reader unavailable: photos answer 503 until it loads", extra={"reason": reason})
         yield
         app.state.pool.shutdown()
 
@@ -174,10 +177,11 @@ def _health_router() -> APIRouter:
 
     @router.get("/readyz", summary="Readiness: the detector is loaded",
                 responses={503: {"model": ErrorBody, "description": "the detector is not loaded"}})
-    async def readyz(request: Request) -> dict[str, str]:
-        if request.app.state.recognizer is None:
+    async def readyz(request: Request) -> dict[str, str | None]:
+        recognizer = request.app.state.recognizer
+        if recognizer is None:
             raise ApiError(503, "model_unavailable", request.app.state.unavailable or "the detector is not loaded")
-        return {"status": "ready"}
+        return {"status": "ready", **recognizer_models(recognizer)}
 
     return router
 

@@ -35,11 +35,26 @@ def load_recognizer(model: Path, threads: int | None = None, classifier: str | N
         from mjlens.vision.twostage import load_tile_reader
     except ImportError as err:
         return None, f"the recognizer is not available in this build ({err})"
+    from mjlens.vision.detector import ModelError
+
     try:
         return Recognizer(model, detector=load_tile_reader(model, classifier=classifier, threads=threads)), None
+    except ModelError as err:  # a missing, bad or mismatched model: said plainly, at start and in /readyz
+        log.warning("the tile reader could not be loaded: %s", err.message)
+        return None, err.message
     except Exception as err:  # noqa: BLE001 - a bad model file must not stop the scoring service
         log.exception("the detector could not be loaded")
         return None, f"the detector could not be loaded: {type(err).__name__}: {err}"
+
+
+def recognizer_models(recognizer: RecognizerLike) -> dict[str, str | None]:
+    """The model files the recognizer reads with (``/readyz``); empty for a recognizer that is not the product's."""
+    reader = getattr(recognizer, "detector", None)
+    if reader is None:
+        return {}
+    from mjlens.vision.twostage import loaded_models
+
+    return loaded_models(reader)
 
 
 def check_request(rules: str, context: dict[str, Any]) -> None:

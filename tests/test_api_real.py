@@ -24,7 +24,8 @@ def client():
 
 
 def test_ready_with_the_real_model(client):
-    assert client.get("/readyz").json() == {"status": "ready"}
+    assert client.get("/readyz").json() == {"status": "ready", "detector": "mjlens-tiles.onnx",
+                                            "classifier": "mjlens-tile-crops.onnx"}
 
 
 def test_recognize_and_photo_score_the_example(client):

@@ -12,13 +12,21 @@ from test_detector import anchor, tiny_model
 
 from mjlens.scoring.tiles import BONUS_CODES, DETECTOR_CLASSES
 from mjlens.vision.aspect import MIN_TILES, candidate_squashes
-from mjlens.vision.classifier import CLASSIFIER_ENV, CropClassifier
+from mjlens.vision.classifier import CLASSIFIER_ENV, DEFAULT_CLASSIFIER, PAIR_KEY, CropClassifier
 from mjlens.vision.detection import Detection
 from mjlens.vision.detector import Detector, ModelError, tile_scores
 from mjlens.vision.recognize import Recognizer
 from mjlens.vision.tilecrop import PAD_VALUE, crop_tiles
 from mjlens.vision.train.crops import hue_turned, jittered, write_crops
-from mjlens.vision.twostage import SQUASHES_READ, SURE_TILE, UNSURE, KeepAt, TwoStageDetector, load_tile_reader
+from mjlens.vision.twostage import (
+    SQUASHES_READ,
+    SURE_TILE,
+    UNSURE,
+    KeepAt,
+    TwoStageDetector,
+    load_tile_reader,
+    loaded_models,
+)
 
 # ultralytics names a classifier's classes in its folders' sorted order, not the detector's
 FOLDER_ORDER = sorted(DETECTOR_CLASSES)
@@ -396,17 +404,47 @@ def test_recognizer_reads_through_both_stages(reader, photo):
     assert [t["code"] for t in result["tiles"]] == ["3m", "1m"]
 
 
-def test_loader_pairs_the_shipped_classifier_only_with_the_shipped_detector(tmp_path, monkeypatch):
+def test_loader_reads_with_a_classifier_unless_told_not_to(tmp_path, monkeypatch):
     detector = tiny_model(tmp_path / "det.onnx", ROWS, list(DETECTOR_CLASSES))
     classifier = tiny_classifier(tmp_path / "cls.onnx")
     monkeypatch.delenv(CLASSIFIER_ENV, raising=False)
-    assert isinstance(load_tile_reader(detector, threads=1), Detector)
+    shipped = load_tile_reader(detector, threads=1)  # the shipped classifier fits any detector of the 43 classes
+    assert isinstance(shipped, TwoStageDetector) and shipped.classifier.path == DEFAULT_CLASSIFIER
+    assert loaded_models(shipped) == {"detector": "det.onnx", "classifier": DEFAULT_CLASSIFIER.name}
     assert isinstance(load_tile_reader(detector, classifier=classifier, threads=1), TwoStageDetector)
-    assert isinstance(load_tile_reader(detector, classifier="none", threads=1), Detector)
+    alone = load_tile_reader(detector, classifier="none", threads=1)
+    assert isinstance(alone, Detector) and loaded_models(alone) == {"detector": "det.onnx", "classifier": None}
     monkeypatch.setenv(CLASSIFIER_ENV, str(classifier))
-    assert isinstance(load_tile_reader(detector, threads=1), TwoStageDetector)
+    assert load_tile_reader(detector, threads=1).classifier.path == classifier
     monkeypatch.setenv(CLASSIFIER_ENV, "none")
     assert isinstance(load_tile_reader(detector, threads=1), Detector)
+
+
+def test_a_detector_the_shipped_classifier_does_not_fit_is_an_error_not_a_downgrade(tmp_path, monkeypatch):
+    peer = tiny_model(tmp_path / "peer.onnx", [np.zeros(4 + 34, np.float32)], list(DETECTOR_CLASSES[:34]))
+    monkeypatch.delenv(CLASSIFIER_ENV, raising=False)
+    with pytest.raises(ModelError) as err:
+        load_tile_reader(peer, threads=1)
+    assert err.value.code == "model_mismatch" and CLASSIFIER_ENV in err.value.message
+    assert isinstance(load_tile_reader(peer, classifier="none", threads=1), Detector)
+
+
+def test_a_pair_named_in_both_models_must_agree(tmp_path, monkeypatch):
+    import onnx
+
+    def tagged(path: Path, pair: str) -> Path:
+        model = onnx.load(str(path))
+        entry = model.metadata_props.add()
+        entry.key, entry.value = PAIR_KEY, pair
+        onnx.save(model, str(path))
+        return path
+
+    detector = tagged(tiny_model(tmp_path / "det.onnx", ROWS, list(DETECTOR_CLASSES)), "2026-12")
+    monkeypatch.delenv(CLASSIFIER_ENV, raising=False)
+    assert isinstance(load_tile_reader(detector, classifier=tagged(tiny_classifier(tmp_path / "a.onnx"), "2026-12"),
+                                       threads=1), TwoStageDetector)
+    with pytest.raises(ModelError, match="pair"):
+        load_tile_reader(detector, classifier=tagged(tiny_classifier(tmp_path / "b.onnx"), "2025-01"), threads=1)
 
 
 def test_cli_names_a_missing_classifier_with_exit_2(tmp_path, capsys):

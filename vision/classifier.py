@@ -17,7 +17,7 @@ import numpy as np
 from mjlens.models import CLASSIFIER_FILE, shipped
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 
-from .detector import DEFAULT_MODEL, ModelError, class_names_from_metadata, open_session
+from .detector import Detector, ModelError, class_names_from_metadata, open_session
 from .tilecrop import CROP_SIZE, crop_tiles
 
 CLASSIFIER_ENV = "MJLENS_CLASSIFIER"  # a path, or "none" to read tiles with the detector alone
@@ -27,16 +27,38 @@ QUARTER_TURNS = {1: cv2.ROTATE_90_CLOCKWISE, 2: cv2.ROTATE_180, 3: cv2.ROTATE_90
 BATCH = 32  # crops per run: a table photo can hold 140 tiles, a batch this size keeps memory flat
 
 
-def default_classifier_path(detector_path: Path) -> Path | None:
-    """``MJLENS_CLASSIFIER`` when set (None for "none"); else the shipped classifier, when it is there and the
-    detector is the shipped one: the two are trained as a pair (the classifier learnt from crops cut the way the
-    shipped detector's boxes fall), so another detector runs alone unless a classifier is named."""
-    value = os.environ.get(CLASSIFIER_ENV)
-    if value:
-        return None if value.lower() == "none" else Path(value)
-    if DEFAULT_CLASSIFIER.is_file() and Path(detector_path).resolve() == DEFAULT_MODEL.resolve():
-        return DEFAULT_CLASSIFIER
-    return None
+#: ONNX metadata key naming the pair a model was trained in; a detector and a classifier that both carry it must agree.
+PAIR_KEY = "mjlens_pair"
+
+
+def shipped_classifier_for(detector: Detector) -> Path:
+    """The crop classifier for ``detector`` when none is named (``--classifier``, ``MJLENS_CLASSIFIER``): the
+    shipped one, which fits any detector of the project's 43 classes (it names crops, wherever the boxes come
+    from). A detector of other classes has no classifier that fits: that is an error that says what to set, never
+    a quiet fall back to the detector alone, which reads far fewer tiles (no flowers at the shipped thresholds)."""
+    if set(detector.names) != set(DETECTOR_CLASSES):
+        raise ModelError("model_mismatch", f"the detector {detector.path.name} reads {len(set(detector.names))} "
+                                           f"classes, not the {len(DETECTOR_CLASSES)} the shipped crop classifier "
+                                           f"names; set {CLASSIFIER_ENV} to a classifier trained for it, or to "
+                                           "none to read with the detector alone")
+    if not DEFAULT_CLASSIFIER.is_file():
+        raise ModelError("model_missing", f"the shipped crop classifier {DEFAULT_CLASSIFIER} is missing; reinstall "
+                                          f"mjlens, or set {CLASSIFIER_ENV} to a classifier, or to none")
+    return DEFAULT_CLASSIFIER
+
+
+def check_pair(detector: Detector, classifier: CropClassifier) -> None:
+    """A detector and a classifier read together must speak the same codes and, where both say which pair they
+    were trained in (``PAIR_KEY``), the same pair."""
+    missing = set(detector.names) - {DETECTOR_CLASSES[c] for c in classifier.columns}
+    if missing:
+        raise ModelError("model_mismatch", f"the crop classifier {classifier.path.name} cannot name "
+                                           f"{sorted(missing)[:5]}, which the detector {detector.path.name} finds")
+    ours, theirs = detector.metadata.get(PAIR_KEY), classifier.metadata.get(PAIR_KEY)
+    if ours and theirs and ours != theirs:
+        raise ModelError("model_mismatch", f"the detector {detector.path.name} is of pair {ours!r} and the crop "
+                                           f"classifier {classifier.path.name} of pair {theirs!r}; set "
+                                           f"{CLASSIFIER_ENV} to the classifier trained with this detector")
 
 
 class CropClassifier:
@@ -49,11 +71,12 @@ class CropClassifier:
                                               "its path, or to none")
         self.session = open_session(path, threads)
         model_input, output = self.session.get_inputs()[0], self.session.get_outputs()[0]
-        if len(model_input.shape) != 4 or len(output.shape) != 2 or not isinstance(output.shape[1], int):
+        if (len(model_input.shape) != 4 or model_input.shape[1] not in (3, "channels") or len(output.shape) != 2
+                or not isinstance(output.shape[1], int)):
             raise ModelError("model_invalid", f"{path} is not a YOLO classifier (output {output.shape})")
         self.path = path
         self.input_name = model_input.name
-        metadata = self.session.get_modelmeta().custom_metadata_map
+        self.metadata = metadata = self.session.get_modelmeta().custom_metadata_map
         size = model_input.shape[2]
         self.size = size if isinstance(size, int) else trained_size(metadata)
         self.fixed_batch = model_input.shape[0] if isinstance(model_input.shape[0], int) else None

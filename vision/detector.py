@@ -124,14 +124,15 @@ class Detector:
     ):
         path = Path(model_path) if model_path else default_model_path()
         if not path.is_file():
-            raise ModelError("model_missing", f"the tile model {path} is missing; set {MODEL_ENV} to its path "
-                                              "or put it at models/mjlens-tiles.onnx")
+            raise ModelError("model_missing", f"the tile model {path} is missing; set {MODEL_ENV} to a detector's "
+                                              "path, or reinstall mjlens (its wheel ships the models)")
         self.session = open_session(path, threads)
         model_input = self.session.get_inputs()[0]
         output = self.session.get_outputs()[0]
         if len(model_input.shape) != 4 or len(output.shape) != 3:
             raise ModelError("model_invalid", f"{path} is not a YOLO detector (input {model_input.shape})")
         self.path = path
+        self.metadata = self.session.get_modelmeta().custom_metadata_map
         self.input_name = model_input.name
         height, width = model_input.shape[2], model_input.shape[3]
         self.fixed_shape = (height, width) if isinstance(height, int) and isinstance(width, int) else None
@@ -140,8 +141,8 @@ class Detector:
         if isinstance(channels, int):
             num_classes = channels - 4
         else:  # dynamic output: ask the metadata
-            num_classes = len(ast.literal_eval(self.session.get_modelmeta().custom_metadata_map.get("names", "[]")))
-        self.names = class_names_from_metadata(self.session.get_modelmeta().custom_metadata_map, num_classes)
+            num_classes = len(ast.literal_eval(self.metadata.get("names", "[]")))
+        self.names = class_names_from_metadata(self.metadata, num_classes)
         self.conf = conf
         self.nms_iou = nms_iou
         self.merge_iou = merge_iou

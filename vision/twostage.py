@@ -30,7 +30,7 @@ import numpy as np
 from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES, is_bonus
 
 from .aspect import MIN_TILES, Squash, candidate_squashes, looks_stretched, reading_score, rescaled
-from .classifier import CropClassifier, default_classifier_path
+from .classifier import CLASSIFIER_ENV, CropClassifier, check_pair, shipped_classifier_for
 from .copies import limit_copies
 from .detection import Detection, boxes_in_pixels, mean_confidence
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
@@ -407,19 +407,26 @@ def load_tile_reader(model_path: str | os.PathLike | None = None, *, classifier:
                      back_conf: float | None = None, input_size: int | None = None) -> Detector | TwoStageDetector:
     """The product's tile reader: the detector, joined by the crop classifier when one is configured.
 
-    ``classifier``: a path, "none" for the detector alone, or None for the default (``MJLENS_CLASSIFIER``, else
-    the shipped ``models/mjlens-tile-crops.onnx`` with the shipped detector). ``conf``, ``bonus_conf``,
-    ``back_conf`` and ``input_size`` default to the pair's operating point, or the detector's own when it runs alone
-    (which has one threshold for every code); flowers and backs are kept at the lower of ``conf`` and their own.
+    ``classifier``: a path, "none" for the detector alone, or None for ``MJLENS_CLASSIFIER``, else the shipped
+    crop classifier where it fits the detector, else an error (``shipped_classifier_for``). ``conf``,
+    ``bonus_conf``, ``back_conf`` and ``input_size`` default to the pair's operating point, or the detector's own
+    when it runs alone (which has one threshold for every code); flowers and backs are kept at the lower of
+    ``conf`` and their own.
     """
     model = Path(model_path) if model_path else default_model_path()
-    if classifier is None:
-        path = default_classifier_path(model)
-    else:
-        path = None if str(classifier).lower() == "none" else Path(classifier)
-    if path is None:
+    named = classifier if classifier is not None else os.environ.get(CLASSIFIER_ENV) or None
+    if named is not None and str(named).lower() == "none":
         return Detector(model, threads=threads, input_size=input_size, **({} if conf is None else {"conf": conf}))
     detector = Detector(model, threads=threads, input_size=input_size or INPUT_SIZE)
-    return TwoStageDetector(detector, CropClassifier(path, threads=threads), conf=CONF if conf is None else conf,
+    crop_classifier = CropClassifier(Path(named) if named is not None else shipped_classifier_for(detector),
+                                     threads=threads)
+    check_pair(detector, crop_classifier)
+    return TwoStageDetector(detector, crop_classifier, conf=CONF if conf is None else conf,
                             bonus_conf=BONUS_CONF if bonus_conf is None else bonus_conf,
                             back_conf=BACK_CONF if back_conf is None else back_conf)
+
+
+def loaded_models(reader: Detector | TwoStageDetector) -> dict[str, str | None]:
+    """Which model files a tile reader runs, by name: what ``/readyz`` and ``mjlens recognize --json`` report."""
+    classifier = getattr(reader, "classifier", None)
+    return {"detector": Path(reader.path).name, "classifier": classifier.path.name if classifier else None}
