@@ -26,8 +26,19 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_BAD_INPUT)
 
 
+class _Version(argparse.Action):
+    """``--version``, its number read only when asked for (the installed metadata is slow to load)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        import mjlens
+
+        print(f"mjlens {mjlens.__version__}")
+        raise SystemExit(EXIT_OK)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="mjlens", description="Score a mahjong hand from a photo or from its notation.")
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in COMMANDS:

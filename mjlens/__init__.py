@@ -5,9 +5,14 @@ systems), ``mjlens.vision`` (reading photos), ``mjlens.api`` (the service and th
 ``mjlens.models`` (the shipped ONNX models). In the repository they are the top-level folders of the same names.
 """
 
-from importlib.metadata import PackageNotFoundError, version
 
-try:
-    __version__ = version("mjlens")
-except PackageNotFoundError:  # imported from a tree that was never installed
-    __version__ = "0+unknown"
+def __getattr__(name: str) -> str:
+    # ``__version__`` is looked up on first use: importlib.metadata costs tens of ms at every start of the command
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("mjlens")
+        except PackageNotFoundError:  # imported from a tree that was never installed
+            return "0+unknown"
+    raise AttributeError(f"module 'mjlens' has no attribute {name!r}")

@@ -12,10 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-import cv2
-
-from mjlens.vision.classifier import QUARTER_TURNS
-
 JPEG_QUALITY = 95
 #: what each kind of turn adds to the training set: the quarter turns clockwise of each photo, taken in turn (a
 #: quarter turn each way, alternately, shows the tiles on either side at the cost of one copy of each photo)
@@ -40,6 +36,10 @@ def write_turned(split: Path, out: Path, turns: Sequence[int], suffix: str) -> P
     """Every photo of ``split`` (``images/`` with ``labels/`` beside it) turned by ``turns`` quarter turns
     clockwise, photo by photo in turn, with its labels, into ``out/images`` and ``out/labels`` as ``NAME{suffix}``;
     returns ``out/images`` (an extra training folder)."""
+    import cv2  # loaded only when writing: `mjlens train --help` and the CLI's start-up need none of it
+
+    from mjlens.vision.classifier import QUARTER_TURNS
+
     images, labels = out / "images", out / "labels"
     images.mkdir(parents=True, exist_ok=True)
     labels.mkdir(parents=True, exist_ok=True)
