@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
 from mjlens.api.cli import UsageError
 
-#: Where the tile art is looked for when --art is not given: the shared data next to the repository, then the
-#: sets vendored in the repository.
+#: The tile art folder when --art is not given: this variable, else (in a checkout of the repository) the shared
+#: data beside it, then the sets vendored in it. An installed wheel ships no art: datasets/synthetic.md says where
+#: each set comes from.
+ART_ENV = "MJLENS_TILE_ART"
 REPO = Path(__file__).resolve().parents[2]
 ART_CANDIDATES = (REPO.parent / "shared" / "datasets" / "tile-art", REPO / "datasets" / "tile-art")
+
+
+def default_art() -> Path | None:
+    if os.environ.get(ART_ENV):
+        return Path(os.environ[ART_ENV])
+    return next((p for p in ART_CANDIDATES if (p / "README.md").is_file() or any(p.glob("*/1m.png"))), None)
 
 
 def register(sub) -> None:
@@ -24,7 +33,9 @@ def register(sub) -> None:
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--size", type=int, default=640, help="long side of each image in pixels (default 640)")
-    parser.add_argument("--art", type=Path, default=None, help="tile art folder (default: ../shared tile art)")
+    parser.add_argument("--art", type=Path, default=None,
+                        help=f"tile art folder, one folder per set with <code>.png (default: ${ART_ENV}, else the "
+                        "repository's; the sets and their sources: datasets/synthetic.md)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (output does not depend on it)")
     parser.add_argument("--force", action="store_true", help="write into an output folder that already holds images")
     parser.set_defaults(run=run)
@@ -43,9 +54,10 @@ def run(args) -> int:
     images = args.out / "images"
     if images.is_dir() and any(images.iterdir()) and not args.force:
         raise UsageError(f"{args.out} already holds images: choose another --out, or pass --force to write over them")
-    art = args.art or next((p for p in ART_CANDIDATES if p.is_dir()), None)
+    art = args.art or default_art()
     if art is None:
-        raise UsageError("no tile art found: pass --art DIR (a folder of sets such as xmj_real/1m.png)")
+        raise UsageError(f"no tile art found: pass --art DIR or set {ART_ENV} to a folder of sets such as "
+                         "xmj_real/1m.png (where to get them: datasets/synthetic.md in the mjlens repository)")
     done = 0
 
     def progress() -> None:
