@@ -1,7 +1,7 @@
 """The shipped model reads the quick-start photo ``examples/hand.jpg`` against its label file.
 
 The floor is the tile accuracy measured with the shipped model when it was committed, less one tile of slack,
-so that a retrained model that reads the quick-start photo worse fails here (see benchmarks/README.md).
+so that a retrained model that reads the quick-start photo worse fails here (see examples/README.md).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.evaluate import match_tiles, read_labels
 
 MODEL = REPO / "models" / "mjlens-tiles.onnx"
-#: Measured: the shipped model reads 14 of the 14 tiles of hand.jpg (examples/README.md, benchmarks/README.md).
+#: Measured: the shipped model reads 14 of the 14 tiles of hand.jpg (examples/README.md).
 MEASURED_CORRECT = 14
 FLOOR = (MEASURED_CORRECT - 1) / 14
 

@@ -35,7 +35,7 @@ MODEL_ENV = "MJLENS_MODEL"
 DEFAULT_MODEL = shipped(DETECTOR_FILE)
 
 #: Decoding settings. ``conf`` was chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep`` for the shipped
-#: model (benchmarks/README.md, "Recognizer"): the best F1 of tile accuracy and precision among the thresholds
+#: model (docs/experiments/detector-training.md): the best F1 of tile accuracy and precision among the thresholds
 #: within a point of the most photos exactly right.
 DEFAULT_CONF = 0.2
 #: Longest side of the model input for a model exported with a dynamic input (a fixed-shape model uses its own).

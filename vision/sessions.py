@@ -2,7 +2,7 @@
 
 Between the operators of one run, onnxruntime's threads wait for their next piece of work either spinning on their
 core or asleep. A sleeping thread takes a while to wake, several hundred times per run; a spinning one holds its
-core. Measured with the shipped pair on 2 cores (benchmarks/README.md, "Threads that spin during a run"):
+core. Measured with the shipped pair on 2 cores (docs/experiments/runtime-speed.md):
 
 - cores free: 67-72 ms a photo spinning during each run and stopping after it, 84-95 ms asleep, and 116 ms spinning
   without the stop: the detector's threads go on spinning after its run while the classifier's want the cores;

@@ -45,8 +45,8 @@ TURN_MARGIN = 3.0
 #: A box turned back spans this share of the way from the upright rectangle round its inscribed ellipse to the one
 #: round its corners: a tile's rounded corners and the box's own margin put its outline between the two. Measured
 #: on hk-photos ``valid`` (corrected labels) and checked on synthetic held-out photos, whose boxes are the tiles'
-#: own: the corners alone (1.0) box the tiles too loosely, the ellipse alone (0.0) too tightly (models/README.md,
-#: "Diagonal rows").
+#: own: the corners alone (1.0) box the tiles too loosely, the ellipse alone (0.0) too tightly
+#: (docs/experiments/diagonal-rows.md).
 OUTLINE = 0.5
 #: Tiles whose boxes are at least this much wider than tall at the median lie on their side. Boxes nearer square
 #: (tiles seen from above, face and body together about as wide as tall) may lie either way: of the hk-photos

@@ -6,13 +6,13 @@ holds a tight box of that tile at less than that (a tight box of 0.58 the loose 
 IoU 0.58). When the classifier reads both as the same code, they are one tile: the tight box stays, the loose one
 goes. Two real tiles of one code do not lie one inside the other, even in a heap, where boxes of tiles lying askew
 overlap: on hk-photos ``valid`` the rule drops 10 boxes, each a loose second box of a tile read already, and no tile
-read right (models/README.md, "Loose twins").
+read right (docs/experiments/loose-twins.md).
 
 A box across two tiles of its code, side by side: the detector can box the pair's middle as a tile too, and the
 classifier, seeing a face either side of the crop's centre, names it their code. Such a box holds half or more
 of each of the two, which barely overlap, and between them they fill it; a real tile between two of its code on a
 diagonal row holds a third of each at most (their upright boxes overlap it at one corner each), so it stays
-(models/README.md, "Loose twins").
+(docs/experiments/loose-twins.md).
 """
 
 from __future__ import annotations

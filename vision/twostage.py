@@ -50,11 +50,11 @@ from .wayup import reads_upside_down
 from .zoom import COVERED, ZOOM_INPUT, band, combined, second_reading_input
 
 #: The operating point of the pair, chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep --input-size N``
-#: (models/README.md): the detector only has to find the tiles, which it does as well at 448 px as at 640 px
-#: (93 % of the tiles either way) in 40 % of the time. ``CONF`` is the least (chance of a tile) x (classifier
+#: (docs/experiments/thresholds.md): the detector only has to find the tiles, which it does as well at 448 px as at
+#: 640 px (93 % of the tiles either way) in 40 % of the time. ``CONF`` is the least (chance of a tile) x (classifier
 #: probability) a tile is kept at; ``BONUS_CONF`` the same for a flower or season, chosen after ``CONF`` by the same
 #: rule (the sweep's second table); ``BACK_CONF`` for a face-down tile, by the same rule on synthetic photos made for
-#: it (``valid`` has none; models/README.md); ``FLOOR`` the least chance of a tile worth reading at all.
+#: it (``valid`` has none; docs/experiments/thresholds.md); ``FLOOR`` the least chance of a tile worth reading at all.
 CONF = 0.2
 BONUS_CONF = 0.15
 BACK_CONF = 0.1
@@ -69,7 +69,7 @@ DECODE_SIDE = 1024
 #: either way, which a tile lying on its side both are), and the surer of the two taken where it is surer than the
 #: upright reading by ``TURN_GAIN``: tiles lie upside down across the table, on their side in a heap or a meld, and
 #: the classifier learnt them mostly upright (chosen on hk-photos ``valid``, checked on synthetic photos:
-#: models/README.md, "Upside down").
+#: docs/experiments/unsure-tiles-turned.md).
 SURE_TILE, UNSURE, TURN_GAIN = 0.45, 0.7, 0.2
 #: The readings of an unsure box beside the upright one: each the mean of its crop turned by these quarter turns.
 TURNED_READINGS = ((2,), (1, 3))
@@ -77,7 +77,7 @@ TURNS = sorted({turn for reading in TURNED_READINGS for turn in reading})  # eac
 #: A photo that looks squeezed is located at every squash (``vision.aspect``), and only this many squashes, those
 #: whose boxes most surely hold tiles (their chances of a tile summed), are read: reading takes most of the time of a
 #: squash, and on the 35 squeezed photos of hk-photos ``valid`` the best three hold the squash read best every time
-#: (the best two, 33 times): models/README.md, "Squeezed photos".
+#: (the best two, 33 times): docs/experiments/runtime-speed.md.
 SQUASHES_READ = 3
 #: Tiles on their side in rows running up the photo (a photo taken a quarter turn off): ``level_turn`` answers a
 #: quarter turn (the angle in ``cv2.getRotationMatrix2D``'s sense) and the whole photo is read again turned a quarter

@@ -31,7 +31,7 @@ RED_RATIO, RED_PIXELS = 1.5, 10
 RED_HUE_LOW, RED_HUE_HIGH, RED_SATURATION, RED_VALUE = 8, 170, 90, 60
 #: A photo reads upside down when at least MIN_VOTES tiles say so and VOTE_RATIO times as many as say upright: a
 #: heap shows tiles both ways, and one vote can be a tile misread. Chosen on hk-photos ``valid``
-#: (models/README.md, "Upside-down photos read half round").
+#: (docs/experiments/upside-down-photos.md).
 MIN_VOTES, VOTE_RATIO = 2, 2.0
 
 

@@ -7,7 +7,7 @@ its first alternative, as the copy rule does (``vision.copies``), and a warning 
 surely as ``SURE`` is never moved, nor is a meld's (the layout reads a meld by its own runner-ups), and a runner-up
 under the layout's ``ALTERNATIVE_MIN`` is never taken. On two sets of synthetic photos of winning hands it read 7
 tiles so, each first read at 0.65 or less, and 4 more hands came out as laid out; on hk-photos ``valid``, whose
-photos are most often not of a winning hand, it reads none (models/README.md, "The hand itself").
+photos are most often not of a winning hand, it reads none (docs/experiments/hands-read.md).
 """
 
 from __future__ import annotations

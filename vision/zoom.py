@@ -3,7 +3,7 @@
 The detector learnt tiles whose short side, at its input, is about 20-60 px (hk-photos at 448-640 px). In a photo
 of a whole table, or of a hand far from the camera, they shrink to 10-20 px there, and the detector loses a third
 to a half of them: on synthetic held-out photos it finds 47 % of the tiles whose median short side is 10-14 px at
-448, against 85-92 % above 18 px (models/README.md, "Small tiles"). When the tiles found are that small, the photo
+448, against 85-92 % above 18 px (docs/experiments/small-tiles.md). When the tiles found are that small, the photo
 is read again at ``ZOOM_INPUT`` px, where they reach the sizes the detector knows. That reading is kept where it
 lies next to the tiles of the first (``near``): it fills the gaps of the rows already found rather than reading
 every discard across the table (on hk-photos ``valid`` the whole second reading adds about 60 boxes, real tiles on
@@ -36,7 +36,7 @@ REACH = 1.5
 #: first's, and the rest is the table around them that the detector reads its tiles against. A photo of small tiles
 #: is mostly table, so that part is a fraction of the input, and of the time: on hk-photos ``valid`` shrunk to 45 %,
 #: 99 ms a photo read twice instead of 145, tile accuracy 0.9388 against 0.9392, 173 photos exactly right against
-#: 168 (3 tile sides: 93 ms, 0.9372, 171); at full size the same figures (models/README.md, "Small tiles").
+#: 168 (3 tile sides: 93 ms, 0.9372, 171); at full size the same figures (docs/experiments/small-tiles.md).
 ZOOM_MARGIN = 6.0
 #: A tile of the first reading overlapping a kept tile of the second this much is the same tile.
 SAME_TILE_IOU = 0.3

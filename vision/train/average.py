@@ -2,7 +2,8 @@
 as if it were one model).
 
 Two YOLO11n-cls classifiers trained on different crop mixes make different mistakes; their mean probability
-reads more tiles right than either (models/README.md). The runtime needs no change: the file has one input, one
+reads more tiles right than either (docs/experiments/crop-classifier.md). The runtime needs no change: the file
+has one input, one
 ``output0`` (the mean), and the first member's metadata (class names). Members may be trained at different crop
 sizes: the file takes crops of the largest, and each smaller member reads them resized to its own size (in the
 graph, linear), which reads as well as crops cut at that size.

@@ -3,7 +3,8 @@
 Why: a detector fine-tuned further on synthetic photos reads other tile sets far better, but some of the real
 photos' hand rows worse. Two checkpoints of the same lineage (one trained on from the other) lie in one basin,
 and a point between them keeps much of what each knows: on hk-photos ``valid`` the mean of the shipped detector
-and its synthetic-trained descendant read more photos exactly right than either (models/README.md). Batch-norm
+and its synthetic-trained descendant read more photos exactly right than either
+(docs/experiments/detector-trained-further.md). Batch-norm
 running statistics are blended like the weights; integer buffers (batch counters) are the second checkpoint's.
 
     python -m mjlens.vision.train.blend A.pt B.pt --weight 0.5 --out blended.pt

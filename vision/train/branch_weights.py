@@ -5,8 +5,8 @@ their weights from the main graph. onnxruntime lays a convolution out in its blo
 weights are a constant of the graph the convolution is in, and a weight of the graph around a branch is not: the
 members in branches ran with plain convolutions, about twice as slow as the first member per crop (on `valid`, 3.6
 of a run's 13 ms for classifier G on the few crops it reads). Moved into the branch (with the ``Cast`` that widens a
-weight stored in half precision), the same numbers come out faster (benchmarks/README.md, "Weights inside the
-cascade's branches").
+weight stored in half precision), the same numbers come out faster
+(docs/experiments/runtime-speed.md).
 
 ``python -m mjlens.vision.train.branch_weights MODEL.onnx [--out OUT.onnx]`` rewrites a file (in place by default);
 ``vision.train.average`` applies it to every classifier it writes.

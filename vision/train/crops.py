@@ -50,7 +50,8 @@ def hue_turned(bgr: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
     For teaching a classifier to read a numeral whatever its ink: a tile set may print blue what the training
     photos' set prints red. The ivory face has almost no saturation, so it stays ivory; the inks and the table
-    change colour. (On hk-photos it did not pay: the flowers are told apart by colour too; models/README.md.)
+    change colour. (On hk-photos it did not pay: the flowers are told apart by colour too;
+    docs/experiments/crop-classifier.md.)
     """
     hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
     turn = int(rng.integers(OPENCV_HUE_TURN // 6, OPENCV_HUE_TURN - OPENCV_HUE_TURN // 6 + 1))

@@ -7,7 +7,7 @@ back, and at a 448 px input that node alone took 2.9 of the detector's 31 ms on 
 convolution. The rewrite takes the same expectation on the (B, 4, 16, A) logits where they lie, with no transpose:
 sum(exp(x - max) * bin) / sum(exp(x - max)) over the bins axis, seven elementwise and reducing nodes costing about
 0.3 ms in all. The boxes move by at most 2e-4 input pixels (floating-point rounding), the readings not at all
-(benchmarks/README.md, "Box decoding").
+(docs/experiments/runtime-speed.md).
 
 ``python -m mjlens.vision.train.dfl_rewrite MODEL.onnx [--out OUT.onnx]`` rewrites a file (in place by default);
 ``vision.train.export`` applies it to every detector it exports.

@@ -1,4 +1,4 @@
-"""Tile accuracy of an exported detector on a labelled split: the figure quoted in ``models/README.md``.
+"""Tile accuracy of an exported detector on a labelled split: the figure of ``docs/experiments/detector-training.md``.
 
 A labelled tile counts as read when some detection (at the runtime's operating threshold, through the same
 ``vision.detector.Detector`` the service uses) overlaps it with IoU >= 0.5 AND carries its code. Also reported:

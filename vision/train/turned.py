@@ -2,7 +2,7 @@
 
 A tile seen from across the table shows its body on the other side of its face, and the detector, which learnt
 mostly from the player's own side, boxed such tiles worse: on hk-photos ``valid`` turned half round it read 10 hand
-photos fewer for its boxes alone (models/README.md, "Nearly square boxes"). A photo whose EXIF orientation was lost
+photos fewer for its boxes alone (docs/experiments/training-turned-photos.md). A photo whose EXIF orientation was lost
 lies a quarter turn off, its tiles on their side, which the real photos hardly show. A turn by quarters moves every
 YOLO box exactly, so each photo and its labels give a turned training example at no labelling cost.
 """
