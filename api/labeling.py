@@ -1,61 +1,27 @@
 """Batch labelling: Recognition JSON -> YOLO or COCO labels in the detector's 43-class order, and an HTML page
 to review them (boxes drawn on each photo, low-confidence tiles flagged) before they are used for training.
 
-The photo-by-photo work (``mjlens label``) lives in api.commands.label; this module only writes formats, so
-each format is a small pure function of the recognitions.
+Finding the photos is api.label_inputs, the photo-by-photo work api.label_work, writing files api.label_outputs;
+this module only makes the formats, each a small pure function of the recognitions.
 """
 
 from __future__ import annotations
 
 import html
-import json
-import os
 from collections.abc import Iterable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import yaml
 
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 
-IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif"})
+if TYPE_CHECKING:
+    from .label_inputs import Photo
+    from .label_outputs import Failure
+
 CLASS_INDEX = {code: i for i, code in enumerate(DETECTOR_CLASSES)}
 SUPERCATEGORY = {"m": "characters", "p": "dots", "s": "bamboo", "z": "honours", "f": "bonus"}
-
-
-@dataclass(frozen=True)
-class Photo:
-    """One photo of the input folder and the names its outputs take (unique even for nested folders)."""
-
-    source: Path
-    key: str  # relative path without suffix, folders joined by "__"
-
-    @property
-    def image_name(self) -> str:
-        return self.key + self.source.suffix.lower()
-
-
-def find_photos(folder: Path, exclude: Path | None = None) -> list[Photo]:
-    """Every photo under ``folder`` (recursively, in name order), leaving out ``exclude`` (the output folder)."""
-    folder = folder.resolve()
-    exclude = exclude.resolve() if exclude else None
-    photos = []
-    for path in sorted(folder.rglob("*")):
-        if path.suffix.lower() not in IMAGE_SUFFIXES or not path.is_file():
-            continue
-        if exclude and (path.resolve() == exclude or exclude in path.resolve().parents):
-            continue
-        rel = path.relative_to(folder).with_suffix("")
-        photos.append(Photo(path, "__".join(rel.parts)))
-    return photos
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write via a temporary file and a rename, so an interrupted run never leaves half a file behind."""
-    tmp = path.with_name(path.name + ".part")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def known_tiles(recognition: dict[str, Any]) -> list[dict[str, Any]]:
@@ -84,10 +50,11 @@ def data_yaml() -> str:
 
 
 def coco(photos: Iterable[tuple[Photo, dict[str, Any]]]) -> dict[str, Any]:
-    """A COCO detection file; category ids are the class index + 1 (COCO keeps 0 for the background)."""
+    """A COCO detection file; category ids are the class index + 1 (COCO keeps 0 for the background), and each
+    ``file_name`` is the photo's name in the images folder, the image root COCO tools join it to."""
     images, annotations = [], []
     for image_id, (photo, rec) in enumerate(photos, start=1):
-        images.append({"id": image_id, "file_name": f"images/{photo.image_name}", "width": rec["width"],
+        images.append({"id": image_id, "file_name": photo.image_name, "width": rec["width"],
                        "height": rec["height"]})
         for tile in known_tiles(rec):
             x1, y1, x2, y2 = (float(v) for v in tile["box"])
@@ -113,18 +80,24 @@ white-space:nowrap}.b.low{border:2px dashed #b42318}.b.low span{background:#b423
 """
 
 
-def review_html(photos: list[tuple[Photo, dict[str, Any]]], low: float, failed: list[tuple[Path, str]]) -> str:
+def plural(count: int, noun: str) -> str:
+    """``1 photo``, ``2 photos``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def review_html(photos: list[tuple[Photo, dict[str, Any]]], low: float, failed: list[Failure]) -> str:
     """One page with every labelled photo and its boxes; tiles below ``low`` confidence are dashed red and
     their photos are listed first, so a reviewer starts where corrections are most likely."""
     flagged = [(p, r) for p, r in photos if any(t.get("confidence", 1) < low for t in known_tiles(r))]
     parts = ["<!doctype html><html><head><meta charset='utf-8'><title>mjlens labels review</title>",
              f"<style>{_REVIEW_CSS}</style></head><body><h1>Labels review</h1><div class='summary'>",
-             f"<p>{len(photos)} photos, {sum(len(known_tiles(r)) for _, r in photos)} tiles. "
-             f"<span class='flag'>{len(flagged)} photos with tiles below {low:.2f} confidence</span> "
+             f"<p>{plural(len(photos), 'photo')}, {plural(sum(len(known_tiles(r)) for _, r in photos), 'tile')}. "
+             f"<span class='flag'>{plural(len(flagged), 'photo')} with tiles below {low:.2f} confidence</span> "
              "(dashed red boxes) are shown first.</p>"]
     if failed:
-        parts.append(f"<p class='flag'>{len(failed)} files could not be read:</p><ul>")
-        parts += [f"<li>{html.escape(p.name)}: {html.escape(reason)}</li>" for p, reason in failed]
+        parts.append(f"<p class='flag'>{plural(len(failed), 'file')} not labelled:</p><ul>")
+        parts += [f"<li>{html.escape(f.relative)}: {html.escape(f.code)}: {html.escape(f.message)}</li>"
+                  for f in failed]
         parts.append("</ul>")
     parts.append("</div>")
     flagged_keys = {p.key for p, _ in flagged}
@@ -134,9 +107,9 @@ def review_html(photos: list[tuple[Photo, dict[str, Any]]], low: float, failed: 
         tiles = known_tiles(rec)
         n_low = sum(t.get("confidence", 1) < low for t in tiles)
         parts.append(f"<figure id='{html.escape(photo.key, quote=True)}'><figcaption>"
-                     f"<b>{html.escape(photo.image_name)}</b> {w}x{h}, {len(tiles)} tiles"
+                     f"<b>{html.escape(photo.image_name)}</b> {w}x{h}, {plural(len(tiles), 'tile')}"
                      + (f", <span class='flag'>{n_low} to check</span>" if n_low else "")
-                     + f"</figcaption><div class='photo'><img src='images/{html.escape(photo.image_name, quote=True)}'"
+                     + f"</figcaption><div class='photo'><img src='images/{_url(photo.image_name)}'"
                      " alt='' loading='lazy'>")
         for t in tiles:
             x1, y1, x2, y2 = (float(v) for v in t["box"])
@@ -149,11 +122,7 @@ def review_html(photos: list[tuple[Photo, dict[str, Any]]], low: float, failed: 
     return "".join(parts)
 
 
-def load_cached(path: Path) -> dict[str, Any] | None:
-    """A recognition saved by an earlier run, or None when it is missing or damaged (then it is redone)."""
-    try:
-        rec = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    ok = isinstance(rec, dict) and isinstance(rec.get("tiles"), list) and rec.get("width") and rec.get("height")
-    return rec if ok else None
+def _url(name: str) -> str:
+    """A file name as a relative URL: every byte that is not plain is escaped (``#``, ``?``, quotes, and names
+    that are not UTF-8 included)."""
+    return quote(name.encode("utf-8", errors="surrogateescape"), safe="")

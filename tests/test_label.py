@@ -4,6 +4,7 @@ resuming, and bad files that are logged and counted without stopping the run."""
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 import yaml
@@ -14,10 +15,20 @@ from mjlens.api.cli import main
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 
 
+class FakeRecipe:
+    """Loads the fake recognizer in place of the shipped models."""
+
+    def __init__(self, recognizer: FakeRecognizer) -> None:
+        self.recognizer = recognizer
+
+    def load(self, threads: int) -> FakeRecognizer:
+        return self.recognizer
+
+
 @pytest.fixture
 def fake(monkeypatch) -> FakeRecognizer:
     recognizer = FakeRecognizer()
-    monkeypatch.setattr(label_command, "load_recognizer", lambda args: recognizer)
+    monkeypatch.setattr(label_command, "recognizer_recipe", lambda args: FakeRecipe(recognizer))
     return recognizer
 
 
@@ -58,7 +69,9 @@ def test_yolo_labels_review_and_resume(fake, photos, tmp_path, capsys):
     review = (out / "review.html").read_text()
     assert review.count("<figure") == 3 and "3 photos with tiles below 0.60" in review
     assert review.count("class='b low'") == 3 and "broken.jpg" in review and "images/day2__c.webp" in review
-    assert len((out / "failed.txt").read_text().splitlines()) == 2
+    failed = [json.loads(line) for line in (out / "failed.jsonl").read_text().splitlines()]
+    assert sorted((f["path"], f["code"]) for f in failed) == [("broken.jpg", "corrupt_image"),
+                                                              ("notes.jpg", "not_an_image")]
 
     # a second run resumes: nothing is recognized again, the bad files are retried and counted again
     assert main(["label", str(photos), "--out", str(out)]) == 0
@@ -104,3 +117,116 @@ def test_empty_or_missing_folder(fake, tmp_path, capsys):
     assert main(["label", str(tmp_path / "empty"), "--out", str(tmp_path / "o")]) == 2
     assert main(["label", str(tmp_path / "nope"), "--out", str(tmp_path / "o")]) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def _failed(out) -> list[dict]:
+    return [json.loads(line) for line in (out / "failed.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+def test_coco_file_names_are_relative_to_the_images_folder_and_one_photo_is_singular(fake, tmp_path, capsys):
+    folder = tmp_path / "one"
+    (folder / "day1").mkdir(parents=True)
+    (folder / "day1" / "hand.jpg").write_bytes(sample_photo())
+    out = tmp_path / "out"
+    assert main(["label", str(folder), "--out", str(out), "--format", "coco"]) == 0
+    doc = json.loads((out / "annotations.json").read_text())
+    assert [image["file_name"] for image in doc["images"]] == ["day1__hand.jpg"]
+    assert (out / "images" / doc["images"][0]["file_name"]).is_file()
+    err = capsys.readouterr().err
+    assert "1 photo labelled" in err and "1 photos" not in err
+    assert "<p>1 photo, 14 tiles." in (out / "review.html").read_text()
+
+
+def test_a_link_out_of_the_input_folder_is_not_read_unless_asked(fake, tmp_path, capsys):
+    folder, elsewhere = tmp_path / "photos", tmp_path / "private"
+    folder.mkdir()
+    elsewhere.mkdir()
+    (folder / "a.jpg").write_bytes(sample_photo())
+    (elsewhere / "secret.jpg").write_bytes(sample_photo())
+    (folder / "outside.jpg").symlink_to(elsewhere / "secret.jpg")
+    (folder / "inside.jpg").symlink_to(folder / "a.jpg")
+    (folder / "linked").symlink_to(elsewhere, target_is_directory=True)
+    out = tmp_path / "out"
+    assert main(["label", str(folder), "--out", str(out)]) == 0
+    assert fake.calls == 2  # a.jpg and the link to it inside the folder
+    assert sorted(p.name for p in (out / "images").iterdir()) == ["a.jpg", "inside.jpg"]
+    assert not (out / "images" / "inside.jpg").is_symlink()
+    assert {(f["path"], f["code"]) for f in _failed(out)} == {("outside.jpg", "link_outside_input"),
+                                                              ("linked", "linked_folder")}
+    err = capsys.readouterr().err
+    assert "outside.jpg: link_outside_input" in err and "--follow-links" in err
+
+    out2 = tmp_path / "out2"
+    assert main(["label", str(folder), "--out", str(out2), "--follow-links"]) == 0
+    assert sorted(p.name for p in (out2 / "images").iterdir()) == ["a.jpg", "inside.jpg", "linked__secret.jpg",
+                                                                   "outside.jpg"]
+    assert _failed(out2) == []
+
+
+def test_a_link_loop_is_entered_once(fake, tmp_path):
+    folder = tmp_path / "photos"
+    (folder / "sub").mkdir(parents=True)
+    (folder / "sub" / "a.jpg").write_bytes(sample_photo())
+    (folder / "sub" / "up").symlink_to(folder, target_is_directory=True)
+    assert main(["label", str(folder), "--out", str(tmp_path / "out"), "--follow-links"]) == 0
+    assert fake.calls == 1
+
+
+def test_output_photos_are_copies_unless_links_are_asked_for(fake, tmp_path):
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    (folder / "a.jpg").write_bytes(sample_photo())
+    out = tmp_path / "out"
+    assert main(["label", str(folder), "--out", str(out)]) == 0
+    copy = out / "images" / "a.jpg"
+    assert copy.read_bytes() == (folder / "a.jpg").read_bytes()
+    assert copy.stat().st_ino != (folder / "a.jpg").stat().st_ino
+    copy.write_bytes(b"edited")
+    assert (folder / "a.jpg").read_bytes() != b"edited"
+
+    linked = tmp_path / "linked"
+    assert main(["label", str(folder), "--out", str(linked), "--link"]) == 0
+    assert (linked / "images" / "a.jpg").stat().st_ino == (folder / "a.jpg").stat().st_ino
+
+
+def test_the_output_folder_may_not_be_the_input_folder(fake, photos, capsys):
+    assert main(["label", str(photos), "--out", str(photos)]) == 2
+    assert "--out must be a folder other than DIR" in capsys.readouterr().err
+
+
+def test_any_file_name_survives_the_list_of_failed_files(fake, tmp_path, capsys):
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    odd = ["two\nlines.jpg", "tab\there.jpg", 'quote"s.jpg', "[draft].jpg", os.fsdecode(b"caf\xe9.jpg")]
+    for name in odd:
+        (folder / name).write_bytes(b"not a photo")
+    (folder / "good #1?.jpg").write_bytes(sample_photo())
+    out = tmp_path / "out"
+    assert main(["label", str(folder), "--out", str(out)]) == 0
+    failed = _failed(out)
+    assert sorted(f["path"] for f in failed) == sorted(odd) and {f["code"] for f in failed} == {"not_an_image"}
+    err = capsys.readouterr().err
+    assert "two\\nlines.jpg: not_an_image" in err and "[draft].jpg: not_an_image" in err
+    assert "src='images/good%20%231%3F.jpg'" in (out / "review.html").read_text(errors="replace")
+
+
+def test_long_and_colliding_names_are_labelled_under_names_that_say_so(fake, tmp_path, capsys):
+    folder = tmp_path / "photos"
+    (folder / "day2").mkdir(parents=True)
+    long_name = "x" * 246 + ".jpg"  # 250 characters: the file system's limit leaves no room for a longer output
+    for relative in ("day2/photo.jpg", "day2__photo.jpg", "a.jpg", "a.png", long_name, f"day2/{long_name}"):
+        (folder / relative).write_bytes(sample_photo())
+    out = tmp_path / "out"
+    assert main(["label", str(folder), "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "6 photos labelled" in err and "0 failed" in err
+    assert "day2__photo.jpg: labelled as day2__photo~" in err and "taken by day2/photo.jpg" in err
+    assert "a.png: labelled as a~" in err
+    assert f"day2/{long_name}: labelled as day2__{'x' * 200}" in err and "too long" in err
+    names = sorted(p.name for p in (out / "images").iterdir())
+    assert len(names) == 6 and long_name in names and max(len(os.fsencode(n)) for n in names) <= 255
+    assert len(list((out / "labels").iterdir())) == 6
+
+    # the same names again: nothing is labelled twice
+    assert main(["label", str(folder), "--out", str(out)]) == 0
+    assert fake.calls == 6 and "0 new, 6 already done" in capsys.readouterr().err

@@ -1,138 +1,214 @@
-"""``mjlens label DIR --out DIR [--format yolo|coco]``: label a folder of photos with the shipped detector.
+"""``mjlens label DIR --out DIR [--format yolo|coco] [--engine local|ray]``: label a folder of photos with the
+shipped detector.
 
-Photos run in parallel worker threads (the recognizer is thread-safe and its ONNX runtime releases the GIL).
-Each photo's recognition is saved as soon as it is done, so an interrupted run resumes where it stopped; a
-photo that cannot be read is logged and counted and the run goes on. At the end the labels (YOLO txt +
+Photos run in parallel: worker threads here (``--engine local``, the default) or Ray workers on a cluster
+(``--engine ray``), both through ``label_work.label_photo``. Each photo's recognition is saved as soon as it is
+done, so an interrupted run resumes where it stopped; a file that cannot be labelled is logged and counted and
+the run goes on. Ctrl-C (or SIGTERM) takes no more photos, lets the ones in flight finish (local) or drops them
+(Ray), writes everything finished and exits 128 + the signal's number. At the end the labels (YOLO txt +
 data.yaml, or COCO json) and ``review.html`` are written from every saved recognition.
 """
 
 from __future__ import annotations
 
-import json
-import shutil
+import contextlib
+import importlib.util
+import os
+import signal
 import sys
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from typing import TYPE_CHECKING, Any
 
 from ..cli import EXIT_OK, UsageError
+from ..label_outputs import FAILED_LIST
 from .recognize import add_model_flags, check_model_flags
+
+if TYPE_CHECKING:
+    from ..label_work import Outcome
+
+#: Local worker threads when --workers is not given (the Ray engine takes one worker per CPU of the cluster).
+DEFAULT_LOCAL_WORKERS = 2
 
 
 def register(sub) -> None:
     parser = sub.add_parser("label", help="batch-label a folder of photos (YOLO or COCO) with a review page",
                             description="Recognize every photo under DIR and write labels in the detector's 43-class "
                                         "order to --out, with review.html showing the boxes. Re-running skips "
-                                        "photos already labelled.")
+                                        "photos already labelled; Ctrl-C stops after the photos in flight and "
+                                        "keeps what is done.")
     parser.add_argument("folder", metavar="DIR", help="folder of photos (searched recursively)")
     parser.add_argument("--out", required=True, metavar="DIR", help="output folder")
     parser.add_argument("--format", choices=("yolo", "coco"), default="yolo", help="label format (default yolo)")
-    parser.add_argument("--workers", type=int, default=2, metavar="N", help="parallel workers (default 2)")
+    parser.add_argument("--engine", choices=("local", "ray"), default="local",
+                        help="local: worker threads in this process (default); ray: Ray workers, on this machine or "
+                             "on the cluster at --address (needs the cluster extra: pip install 'mjlens[cluster]')")
+    parser.add_argument("--address", metavar="ADDR", help="with --engine ray, the Ray cluster to join (e.g. auto, or "
+                                                          "ray://head:10001); default: Ray on this machine alone")
+    parser.add_argument("--workers", type=int, metavar="N",
+                        help=f"parallel workers (default {DEFAULT_LOCAL_WORKERS}; with --engine ray, one per CPU)")
     parser.add_argument("--review-conf", type=float, default=0.6, metavar="P",
                         help="tiles below this confidence are flagged on the review page (default 0.6)")
     parser.add_argument("--redo", action="store_true", help="label every photo again, ignoring earlier results")
+    parser.add_argument("--follow-links", action="store_true",
+                        help="follow symbolic links wherever they lead (default: only links to files inside DIR)")
+    parser.add_argument("--link", action="store_true",
+                        help="hard-link the output photos to the originals instead of copying them (then editing one "
+                             "edits the other)")
     add_model_flags(parser)
     parser.set_defaults(run=run)
 
 
-def load_recognizer(args):
-    """The recognizer, each worker's inference given its share of the cores (all of them each would
-    oversubscribe the CPU: see benchmarks/bench_service.py); a missing or bad model is exit 2."""
-    from mjlens.vision.detector import ModelError
-    from mjlens.vision.recognize import Recognizer
-    from mjlens.vision.sessions import default_threads
-    from mjlens.vision.twostage import load_tile_reader
+def recognizer_recipe(args):
+    """How every worker loads the recognizer (the flags checked here: exit 2 when out of range)."""
+    from ..label_work import RecognizerRecipe
 
     check_model_flags(args)
-    threads = default_threads(args.workers)
+    return RecognizerRecipe(model=args.model, classifier=args.classifier, conf=args.conf,
+                            bonus_conf=args.bonus_conf, back_conf=args.back_conf, input_size=args.input_size)
+
+
+def load_checked(recipe, threads: int):
+    """The recognizer; a missing or bad model is exit 2 with its reason."""
+    from mjlens.vision.detector import ModelError
+
     try:
-        detector = load_tile_reader(args.model, classifier=args.classifier, threads=threads, conf=args.conf,
-                                    bonus_conf=args.bonus_conf, back_conf=args.back_conf,
-                                    input_size=args.input_size)
+        return recipe.load(threads)
     except ModelError as err:
         raise UsageError(err.message) from None
-    return Recognizer(detector=detector)
+
+
+def make_engine(args, settings) -> contextlib.AbstractContextManager:
+    """The engine for ``--engine``, as a context manager that starts and leaves it."""
+    recipe = recognizer_recipe(args)
+    if args.engine == "local":
+        from mjlens.vision.sessions import default_threads
+
+        from ..label_engines import LocalEngine
+
+        workers = args.workers or DEFAULT_LOCAL_WORKERS
+        return contextlib.nullcontext(LocalEngine(load_checked(recipe, default_threads(workers)), settings, workers))
+    if importlib.util.find_spec("ray") is None:
+        raise UsageError("--engine ray needs Ray: pip install 'mjlens[cluster]'")
+    from ..label_ray import RayEngine, RayOptions
+
+    load_checked(recipe, 1)  # a bad model is said here, once, not by every worker of the cluster
+    return RayEngine(recipe, settings, RayOptions(address=args.address, workers=args.workers))
 
 
 def run(args) -> int:
-    from mjlens.vision.imageio import ImageError
-
-    from ..labeling import coco, data_yaml, find_photos, load_cached, review_html, write_atomic, yolo_lines
+    from ..label_engines import stop_on_signals
+    from ..label_inputs import find_photos
+    from ..label_outputs import OutputFolder
+    from ..label_work import LabelSettings
+    from ..labeling import plural
 
     folder, out = Path(args.folder), Path(args.out)
-    if not folder.is_dir():
-        raise UsageError(f"{folder} is not a folder")
-    if args.workers < 1:
-        raise UsageError("--workers must be at least 1")
-    if not 0.0 <= args.review_conf <= 1.0:
-        raise UsageError("--review-conf must be between 0 and 1")
-    photos = find_photos(folder, exclude=out)
-    if not photos:
+    check_arguments(args, folder, out)
+    listing = find_photos(folder, exclude=out, follow_links=args.follow_links)
+    if not listing.photos and not listing.skipped:
         raise UsageError(f"no JPEG, PNG, WebP or HEIC photos under {folder}")
-    keys = [p.key for p in photos]
-    if len(set(keys)) != len(keys):
-        raise UsageError("two photos differ only by suffix (e.g. a.jpg and a.png); rename one")
-    cache, images, labels = out / "recognitions", out / "images", out / "labels"
+    for renamed in listing.renamed:
+        print(f"mjlens label: {renamed.relative}: labelled as {renamed.key} ({renamed.reason})", file=sys.stderr)
+    output = OutputFolder(out)
     try:
-        for d in (cache, images) + ((labels,) if args.format == "yolo" else ()):
+        for d in (output.recognitions, output.images) + ((output.labels,) if args.format == "yolo" else ()):
             d.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise UsageError(f"cannot create {out}: {err.strerror}") from None
 
-    todo = [p for p in photos if args.redo or load_cached(cache / f"{p.key}.json") is None]
-    done_before = len(photos) - len(todo)
-    failed: list[tuple[Path, str]] = []
-    console = Console(stderr=True, highlight=False)
-    recognizer = load_recognizer(args) if todo else None
+    photos = listing.photos
+    todo = [p for p in photos if args.redo or not is_done(output, p)]
+    failures = list(listing.skipped)
+    for failure in failures:
+        print(f"mjlens label: {_shown(failure.relative)}: {failure.code}: {failure.message}", file=sys.stderr)
+    settings = LabelSettings(input_root=folder, out=output, follow_links=args.follow_links, link=args.link)
+    outcomes: list[Outcome] = []
+    stop = None
+    if todo:
+        with make_engine(args, settings) as engine, _progress(len(todo)) as progress:
+            task = progress.add_task("label", total=len(todo))
 
-    def work(photo):
-        rec = recognizer.recognize(photo.source.read_bytes(), photo.source.name)
-        write_atomic(cache / f"{photo.key}.json", json.dumps(rec, ensure_ascii=False))
-        return rec
-
-    columns = (TextColumn("labelling"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
-    with Progress(*columns, console=console, disable=not todo) as progress, \
-            ThreadPoolExecutor(max_workers=args.workers) as pool:
-        task = progress.add_task("label", total=len(todo))
-        futures = {pool.submit(work, p): p for p in todo}
-        for future in as_completed(futures):
-            photo = futures[future]
-            try:
-                future.result()
-            except ImageError as err:
-                failed.append((photo.source, f"{err.code}: {err.message}"))
-            except OSError as err:
-                failed.append((photo.source, f"cannot read: {err.strerror or err}"))
-            else:
+            def on_outcome(outcome: Outcome) -> None:
+                outcomes.append(outcome)
                 progress.advance(task)
-                continue
-            progress.advance(task)
-            progress.console.print(f"mjlens label: {photo.source}: {failed[-1][1]}")
+                if outcome.failure:
+                    failures.append(outcome.failure)
+                    progress.console.print(f"mjlens label: {_shown(outcome.failure.relative)}: "
+                                           f"{outcome.failure.code}: {outcome.failure.message}")
 
-    labelled = []
+            def on_stop() -> None:
+                progress.console.print("mjlens label: stopping: no more photos are started; what is done is kept "
+                                       "(Ctrl-C again stops at once)")
+
+            with stop_on_signals(on_stop) as stop:
+                engine.run(todo, on_outcome, stop)
+
+    labelled = write_outputs(output, photos, args, failures)
+    new = sum(1 for o in outcomes if o.failure is None)
+    print(f"mjlens label: {plural(labelled, 'photo')} labelled in {out} ({new} new, {len(photos) - len(todo)} "
+          f"already done, {len(failures)} failed: {out / FAILED_LIST}); review: {out / 'review.html'}",
+          file=sys.stderr)
+    if stop is not None and stop.is_set():
+        print(f"mjlens label: stopped: {plural(len(todo) - len(outcomes), 'photo')} remain; run the same command "
+              "again to resume", file=sys.stderr)
+        return 128 + (stop.signum or signal.SIGINT)
+    return EXIT_OK
+
+
+def is_done(output, photo) -> bool:
+    """Labelled by an earlier run: its recognition saved whole, and its output photo there."""
+    from ..label_work import load_recognition
+
+    return load_recognition(output, photo) is not None and (output.images / photo.image_name).exists()
+
+
+def check_arguments(args, folder: Path, out: Path) -> None:
+    if not folder.is_dir():
+        raise UsageError(f"{folder} is not a folder")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    if not 0.0 <= args.review_conf <= 1.0:
+        raise UsageError("--review-conf must be between 0 and 1")
+    if args.address and args.engine != "ray":
+        raise UsageError("--address needs --engine ray")
+    if os.path.realpath(folder) == os.path.realpath(out):
+        raise UsageError("--out must be a folder other than DIR (it may lie inside it)")
+
+
+def write_outputs(output, photos, args, failures) -> int:
+    """Labels, review page and the list of files not labelled, from every saved recognition; the count labelled."""
+    from ..label_outputs import json_text, write_atomic, write_failed
+    from ..label_work import load_recognition
+    from ..labeling import coco, data_yaml, review_html, yolo_lines
+
+    labelled: list[tuple[Any, dict[str, Any]]] = []
     for photo in photos:
-        rec = load_cached(cache / f"{photo.key}.json")
-        if rec is None:
-            continue
+        rec = load_recognition(output, photo)
+        if rec is None or not (output.images / photo.image_name).exists():
+            continue  # not labelled yet
         labelled.append((photo, rec))
-        target = images / photo.image_name
-        if not target.exists():
-            try:
-                target.hardlink_to(photo.source)
-            except OSError:
-                shutil.copy2(photo.source, target)
         if args.format == "yolo":
             lines = yolo_lines(rec)
-            write_atomic(labels / f"{photo.key}.txt", "\n".join(lines) + ("\n" if lines else ""))
+            write_atomic(output.labels / f"{photo.key}.txt", "\n".join(lines) + ("\n" if lines else ""))
     if args.format == "yolo":
-        write_atomic(out / "data.yaml", data_yaml())
+        write_atomic(output.root / "data.yaml", data_yaml())
     else:
-        write_atomic(out / "annotations.json", json.dumps(coco(labelled), ensure_ascii=False))
-    write_atomic(out / "review.html", review_html(labelled, args.review_conf, failed))
-    write_atomic(out / "failed.txt", "".join(f"{p}\t{reason}\n" for p, reason in failed))
-    new = len(todo) - len(failed)
-    print(f"mjlens label: {len(labelled)} photos labelled in {out} ({new} new, {done_before} already done, "
-          f"{len(failed)} failed); review: {out / 'review.html'}", file=sys.stderr)
-    return EXIT_OK
+        write_atomic(output.root / "annotations.json", json_text(coco(labelled)))
+    write_atomic(output.root / "review.html", review_html(labelled, args.review_conf, failures))
+    write_failed(output, failures)
+    return len(labelled)
+
+
+def _progress(total: int):
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("labelling"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    # markup off: a file name such as "[draft].jpg" is printed as it is
+    return Progress(*columns, console=Console(stderr=True, highlight=False, markup=False), disable=not total)
+
+
+def _shown(relative: str) -> str:
+    """A file name as one printable line (a newline in a name would split the message)."""
+    return relative.encode("unicode_escape", errors="backslashreplace").decode("ascii") \
+        if not relative.isprintable() else relative
