@@ -1,0 +1,49 @@
+"""What the hand-in-progress analysis needs from a rule system: the shapes a hand may win in, its size and its
+minimum, with the options checked the way that system's scorer checks them (so a bad option is ``bad_option``
+even for a hand that is far from winning and never reaches the scorer)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .decompose import Shapes
+from .engine import rule_module
+from .errors import HandError
+
+
+@dataclass(frozen=True)
+class RuleFacts:
+    rules: str
+    unit: str
+    shapes: Shapes
+    size: int  # a winning hand's tiles, a kong counted as three: 14, or 17 in Taiwan
+    minimum: int | None  # the least a win must be worth (MCR 8 fan, the Guangdong house minimum), if any
+
+
+def rule_facts(rules: str, options: dict[str, Any] | None) -> RuleFacts:
+    """The facts of ``rules`` under ``options``; raises HandError (``unknown_rules``, ``bad_option``)."""
+    module = rule_module(rules)
+    if not isinstance(options, (dict, type(None))):
+        raise HandError("bad_option", "options must be a JSON object")
+    options = options or {}
+    if rules == "mcr":
+        from .mcr.options import parse_options
+        from .mcr.scorer import SHAPES
+
+        return RuleFacts(rules, module.UNIT, SHAPES, 14, parse_options(options).minimum)
+    if rules == "taiwan":
+        from .taiwan import HAND_SIZE, shapes
+        from .taiwan.options import parse_options as taiwan_options
+
+        return RuleFacts(rules, module.UNIT, shapes(taiwan_options(options)), HAND_SIZE, None)
+    from .cantonese import OPTIONS
+    from .cantonese.rules import rules_for
+
+    unknown = sorted(set(options) - set(OPTIONS))
+    if unknown:
+        raise HandError("bad_option", f"unknown option(s) for cantonese: {', '.join(unknown)}; "
+                                      f"known: {', '.join(OPTIONS)}")
+    table = rules_for(options.get("house_rules"))
+    return RuleFacts(rules, module.UNIT, Shapes(seven_pairs=table.seven_pairs, thirteen_orphans=True), 14,
+                     table.minimum)

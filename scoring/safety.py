@@ -1,0 +1,98 @@
+"""Marks on candidate discards from what the other players discarded, each from one principle of the play-strategy
+text (``safety.toml`` holds each principle's sentence and what the mark says). The marks say what the text says
+about a tile and no more: none of them claims a tile cannot be won on."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from .sighting import Sighting
+from .tiles import INDEX, IS_WIND, PLAYING_CODES, RANK_OF, SUIT_OF, WIND_LETTERS
+
+
+@dataclass(frozen=True)
+class Principle:
+    key: str
+    kind: str
+    quote: str
+    says: str
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One principle applied to one tile: the rule's key and kind, the seat it reads, and its words."""
+
+    rule: str
+    kind: str
+    seat: str | None
+    says: str
+    quote: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "kind": self.kind, "seat": self.seat, "says": self.says, "quote": self.quote}
+
+
+@lru_cache(maxsize=1)
+def principles() -> dict[str, Principle]:
+    data = tomllib.loads(resources.files("mjlens.scoring").joinpath("safety.toml").read_text(encoding="utf-8"))
+    return {key: Principle(key, row["kind"], row["quote"], row["says"]) for key, row in data.items()}
+
+
+def next_seat(seat: str) -> str:
+    """下家: the player who plays just after ``seat`` (E -> S -> W -> N -> E), the only one who may chow its
+    discards."""
+    return WIND_LETTERS[(WIND_LETTERS.index(seat) + 1) % 4]
+
+
+def _mark(key: str, seat: str | None = None) -> Mark:
+    p = principles()[key]
+    return Mark(key, p.kind, seat, p.says.format(seat=seat), p.quote)
+
+
+def _ranks(tiles: tuple[str, ...], suit: int) -> set[int]:
+    """The ranks of ``suit`` among ``tiles``."""
+    return {RANK_OF[INDEX[t]] for t in tiles if SUIT_OF[INDEX[t]] == suit}
+
+
+#: Suit rules: (principle, whose discards it reads, ranks that seat must have discarded, ranks it marks).
+SUIT_RULES: tuple[tuple[str, str, frozenset[int], frozenset[int]], ...] = (
+    ("next_seat_147", "next", frozenset({1}), frozenset({4, 7})),
+    ("next_seat_258", "next", frozenset({1}), frozenset({2, 5})),
+    ("ready_five", "any", frozenset({5}), frozenset({1, 4, 6, 9})),
+    ("broke_one_two", "any", frozenset({1, 2}), frozenset({3, 6})),
+    ("next_seat_three_eight", "next", frozenset({3, 8}), frozenset({4, 7})),
+    ("next_seat_eight_nine", "next", frozenset({8, 9}), frozenset({4, 7})),
+)
+
+
+def marks_for(tile: str, seat: str, sighting: Sighting, left: list[int]) -> list[Mark]:
+    """The marks on discarding ``tile`` for the player in ``seat``, from the others' discards."""
+    t = INDEX[tile]
+    out: list[Mark] = []
+    others = {s: d for s, d in sighting.discards.items() if s != seat}
+    for s, discards in others.items():
+        if tile in discards:
+            out.append(_mark("follow_discarded", s))
+    suit = SUIT_OF[t]
+    if suit < 3:
+        nxt = next_seat(seat)
+        for key, whose, needed, marked in SUIT_RULES:
+            if RANK_OF[t] not in marked:
+                continue
+            seats = [nxt] if whose == "next" else list(others)
+            for s in seats:
+                if needed <= _ranks(others.get(s, ()), suit):
+                    out.append(_mark(key, s))
+    elif IS_WIND[t]:
+        seen = set(sighting.all_tiles())
+        winds = [PLAYING_CODES[w] for w in range(27, 31)]
+        if tile not in seen and all(w in seen for w in winds if w != tile):
+            out.append(_mark("wind_unseen"))
+    if left[t] == 0:
+        out.append(_mark("all_copies_seen"))
+    return out
+

@@ -1,0 +1,108 @@
+"""The waits of a hand one tile short: every tile that completes it under the chosen rules, how many of it are
+left unseen, and what the win would score on a discard and self-drawn (the scorer's own Score result)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .decompose import Group, arrangements, meld_group
+from .engine import score
+from .errors import HandError
+from .hand import Hand
+from .result import ScoreResult
+from .rule_shapes import RuleFacts
+from .tiles import INDEX, PLAYING_CODES, counts_of
+from .waits import SPECIAL, placements, wait_kind, waiting_tiles
+
+
+@dataclass
+class Wait:
+    """One winning tile, its copies left unseen, the wait it fills, and the two scores."""
+
+    tile: str
+    left: int
+    kinds: list[str]
+    discard: ScoreResult
+    self_drawn: ScoreResult
+
+    @property
+    def meets_minimum(self) -> bool:
+        """Wins one way or the other: a below-minimum score is ``valid: false`` (``below_minimum``)."""
+        return self.discard.valid or self.self_drawn.valid
+
+    @property
+    def best_total(self) -> int:
+        return max((r.total for r in (self.discard, self.self_drawn) if r.valid), default=0)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tile": self.tile, "left": self.left, "wait": self.kinds, "meets_minimum": self.meets_minimum,
+                "discard": self.discard.to_json(), "self_drawn": self.self_drawn.to_json()}
+
+
+@dataclass
+class Waits:
+    waits: list[Wait] = field(default_factory=list)
+
+    @property
+    def tiles_left(self) -> int:
+        return sum(w.left for w in self.waits)
+
+    @property
+    def winning_left(self) -> int:
+        """Tiles left that win and reach the minimum."""
+        return sum(w.left for w in self.waits if w.meets_minimum)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"waits": [w.to_json() for w in self.waits], "tiles_left": self.tiles_left,
+                "winning_tiles_left": self.winning_left}
+
+
+def hand_groups(hand: Hand) -> tuple[Group, ...]:
+    return tuple(meld_group(m.kind, min(INDEX[t] for t in m.tiles), m.concealed) for m in hand.melds)
+
+
+def check_size(hand: Hand, facts: RuleFacts, sizes: tuple[int, ...], question: str) -> int:
+    """The hand's size (kongs count three, the winning tile included); ``tile_count`` where it does not fit."""
+    size = hand.effective_size()
+    if size not in sizes:
+        want = " or ".join(str(s) for s in sizes)
+        raise HandError("tile_count", f"{question} takes a hand of {want} tiles under {facts.rules} (a kong counts "
+                                      f"as three); this one has {size}")
+    return size
+
+
+def win_kinds(concealed: list[int], groups: tuple[Group, ...], facts: RuleFacts, tile: int) -> list[str]:
+    """The kinds of wait ``tile`` fills, over every reading of the completed hand (edge, closed, pair...)."""
+    kinds = set()
+    for arrangement in arrangements(tuple(concealed), groups, facts.shapes):
+        if arrangement.singles or arrangement.shape not in ("standard", "knitted_straight"):
+            kinds.add(SPECIAL)
+            continue
+        for i in placements(arrangement, tile):
+            kinds.add(wait_kind(arrangement.groups[i], tile))
+    order = ("open", "pung", "closed", "edge", "pair", "special")
+    return sorted(kinds, key=order.index)
+
+
+def find_waits(hand: Hand, facts: RuleFacts, options: dict[str, Any], left: list[int],
+               tiles: list[int] | None = None) -> Waits:
+    """The waits of ``hand`` (one tile short, no winning tile), each scored on a discard and self-drawn.
+    ``tiles``: the winning tiles when already known (a ready hand's useful tiles are exactly its waits)."""
+    concealed = counts_of(hand.concealed)
+    groups = hand_groups(hand)
+    held = tuple(counts_of(hand.all_tiles()))
+    if tiles is None:
+        tiles = waiting_tiles(tuple(concealed), groups, facts.shapes, held)
+    on_discard = replace(hand.context, self_drawn=False, kong_replacement=False)
+    on_self_draw = replace(hand.context, self_drawn=True, robbing_kong=False)
+    out = Waits()
+    for t in tiles:
+        code = PLAYING_CODES[t]
+        concealed[t] += 1
+        kinds = win_kinds(concealed, groups, facts, t)
+        concealed[t] -= 1
+        won = Hand(hand.concealed, hand.melds, code, hand.flowers, on_discard)
+        out.waits.append(Wait(code, left[t], kinds, score(won, facts.rules, options),
+                              score(replace(won, context=on_self_draw), facts.rules, options)))
+    return out
