@@ -10,7 +10,7 @@ import importlib
 import sys
 
 #: Sub-command modules, in the order ``mjlens --help`` lists them.
-COMMANDS = ("score", "recognize", "photo", "eval", "label", "synth", "train", "serve")
+COMMANDS = ("score", "waits", "advise", "recognize", "photo", "eval", "label", "synth", "train", "serve")
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 
