@@ -13,11 +13,14 @@ from test_zoom import spied_pair
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.aspect import Squash
 from mjlens.vision.detection import Detection
+from mjlens.vision.reading import KeepAt, Photo, Reading
 from mjlens.vision.turn import (
     DIAGONAL,
     MIN_TILES,
     ON_THEIR_SIDE,
     OUTLINE,
+    QUARTER,
+    QUARTER_TURN,
     backs_found_first,
     median_aspect,
     row_turn,
@@ -27,7 +30,7 @@ from mjlens.vision.turn import (
     turned_exactly,
     turned_exactly_back,
 )
-from mjlens.vision.twostage import QUARTER, QUARTER_TURNS, QUARTER_WAYS
+from mjlens.vision.twostage import QUARTER_TURNS
 
 
 def diagonal_row(degrees: float, count: int = 8, width: float = 30, height: float = 40) -> list[Detection]:
@@ -182,22 +185,49 @@ def reading(confidence: float) -> list[Detection]:
     return [Detection("1m", (0, 0, 10, 20), confidence), Detection("2m", (10, 0, 20, 20), confidence)]
 
 
+class ReadsTurned:
+    """A stand-in tile reader whose first reading of an image is ``read_as(image)``."""
+
+    def __init__(self, read_as):
+        self.read_as = read_as
+
+    def first_reading(self, bgr, pixel_scale=1.0, keep_at=None, input_size=None, around=None, *,
+                      candidates_at=None):
+        return self.read_as(bgr)
+
+
+class Offered:
+    """A second reading that never applies, but notes which readings are open to each image it is offered."""
+
+    name, turns_whole, ends = "offered", False, False
+
+    def __init__(self):
+        self.open = []
+
+    def applies(self, photo):
+        self.open.append(photo.readings)
+        return False
+
+
+def turned_whole_photo(photo, read_as, turning, first):
+    """``photo`` as the second reading ``turning`` sees it, the images turned from it read as ``read_as`` says;
+    and the readings open to those images."""
+    offered = Offered()
+    every = (turning, offered)
+    return Photo(ReadsTurned(read_as), photo, 1.0, KeepAt(0.2, 0.2, 0.2), 0.001, every, every, first), offered
+
+
 @pytest.mark.parametrize("surer", [-90.0, 90.0])
-def test_of_the_two_quarter_turns_the_reading_whose_tiles_read_surer_takes_the_first_readings_place(tmp_path, surer):
-    pair, _ = spied_pair(tmp_path, upright_anchors())
+def test_of_the_two_quarter_turns_the_reading_whose_tiles_read_surer_takes_the_first_readings_place(surer):
     photo = marked_photo()
     upright = turned_exactly(photo, surer)
-    asked = []
-    pair._detect = lambda bgr, pixel_scale, keep_at, whole_turns=True: asked.append(whole_turns) or reading(
-        0.9 if np.array_equal(bgr, upright) else 0.6)
-    kept = pair._read_turned_whole(photo, QUARTER_WAYS, 1.0, pair.thresholds())
-    assert asked == [False, False]  # each way read once, never turned a quarter again
-    assert kept == turned_exactly_back(reading(0.9), surer, width=50, height=30)
-    pair.detect_for_eval = lambda bgr, low_conf, whole_turns=True: (reading(0.5),) * 2 if not np.array_equal(
-        bgr, upright) else (reading(0.3), reading(0.9))
-    candidates, operating = pair._eval_turned_whole(photo, QUARTER_WAYS, 0.001)
-    assert operating == turned_exactly_back(reading(0.9), surer, width=50, height=30)
-    assert candidates == turned_exactly_back(reading(0.3), surer, width=50, height=30)
+    sure = {True: (reading(0.9), reading(0.3)), False: (reading(0.5), reading(0.5))}  # tiles, candidates for mAP
+    seen, offered = turned_whole_photo(photo, lambda bgr: Reading(*sure[np.array_equal(bgr, upright)]), QUARTER_TURN,
+                                       first=Reading(reading(0.6), reading(0.6)))
+    kept = QUARTER_TURN.weigh(seen.first, QUARTER_TURN.read_again(seen))
+    assert len(offered.open) == 2 and all(QUARTER_TURN not in open for open in offered.open)  # never turned again
+    assert kept.tiles == turned_exactly_back(reading(0.9), surer, width=50, height=30)
+    assert kept.candidates == turned_exactly_back(reading(0.3), surer, width=50, height=30)
 
 
 def test_a_squeezed_photo_whose_tiles_lie_on_their_side_once_squashed_back_is_read_a_quarter_turn(tmp_path, photo):
@@ -207,7 +237,8 @@ def test_a_squeezed_photo_whose_tiles_lie_on_their_side_once_squashed_back_is_re
     narrow = np.concatenate([photo] * 3)  # 384 tall, 128 wide: no camera's aspect, looks squeezed
     squash = Squash(y=1.5)
     squashed = squash.apply(narrow)
-    pair.best_squash = lambda bgr, to_beat, keep_at=None: (squash, pair.find(squashed), squash.scales(bgr, squashed))
+    pair.best_squash = lambda bgr, to_beat, keep_at=None, *, candidates_at=None: (
+        squash, pair.first_reading(squashed, candidates_at=candidates_at), squash.scales(bgr, squashed))
     shapes = []
     raw = pair.detector.raw
     pair.detector.raw = lambda bgr, *args, **kwargs: shapes.append(bgr.shape[:2]) or raw(bgr, *args, **kwargs)

@@ -387,7 +387,7 @@ def test_a_squeezed_photo_is_read_only_at_the_squashes_whose_boxes_most_surely_h
     monkeypatch.setattr(reader, "read", read_boxes)
     squash, reading, _ = reader.best_squash(photo, to_beat=0.0)
     assert read == sizes[::-1][:SQUASHES_READ]
-    assert squash == list(candidate_squashes())[-1] and len(reading) == MIN_TILES
+    assert squash == list(candidate_squashes())[-1] and len(reading.tiles) == MIN_TILES
 
 
 def test_eval_candidates_offer_the_top_readings_of_each_box(reader, photo):

@@ -1,19 +1,19 @@
 """Which way up a photo's faces stand (``vision.wayup``), and a photo upside down read half round
-(``vision.twostage``)."""
+(``vision.wayup.UPSIDE_DOWN``)."""
 
 from __future__ import annotations
 
 import cv2
 import numpy as np
 import pytest
-from test_turn import level_anchors, reading
+from test_turn import level_anchors, reading, turned_whole_photo
 from test_zoom import spied_pair
 
-from mjlens.vision import twostage
+from mjlens.vision import wayup
 from mjlens.vision.detection import Detection
-from mjlens.vision.turn import turned_exactly_back
-from mjlens.vision.twostage import HALF
-from mjlens.vision.wayup import MIN_VOTES, reads_upside_down, way_up_votes
+from mjlens.vision.reading import Reading
+from mjlens.vision.turn import HALF, turned_exactly_back
+from mjlens.vision.wayup import MIN_VOTES, UPSIDE_DOWN, reads_upside_down, way_up_votes
 
 RED, BLUE, IVORY, FELT = (30, 30, 200), (160, 60, 20), (225, 235, 240), (60, 140, 60)
 
@@ -80,12 +80,12 @@ def test_a_photo_whose_faces_read_upside_down_is_read_again_whole_turned_half_ro
     images = []
     raw = pair.detector.raw
     pair.detector.raw = lambda bgr, *args, **kwargs: images.append(bgr) or raw(bgr, *args, **kwargs)
-    monkeypatch.setattr(twostage, "reads_upside_down", lambda bgr, tiles, pixel_scale=1.0: bgr is photo)
+    monkeypatch.setattr(wayup, "reads_upside_down", lambda bgr, tiles, pixel_scale=1.0: bgr is photo)
     for read in (pair.detect, pair.detect_for_eval):
         images.clear()
         read(photo)
         assert len(images) == 2 and np.array_equal(images[1], cv2.rotate(photo, cv2.ROTATE_180))
-    monkeypatch.setattr(twostage, "reads_upside_down", lambda bgr, tiles, pixel_scale=1.0: False)
+    monkeypatch.setattr(wayup, "reads_upside_down", lambda bgr, tiles, pixel_scale=1.0: False)
     for read in (pair.detect, pair.detect_for_eval):
         images.clear()
         read(photo)
@@ -93,14 +93,13 @@ def test_a_photo_whose_faces_read_upside_down_is_read_again_whole_turned_half_ro
 
 
 @pytest.mark.parametrize("turned_sureness, kept", [(0.95, "turned"), (0.6, "as it lies"), (0.9, "as it lies")])
-def test_the_reading_half_round_takes_the_first_readings_place_only_where_surer(tmp_path, turned_sureness, kept):
-    pair, _ = spied_pair(tmp_path, level_anchors())
+def test_the_reading_half_round_takes_the_first_readings_place_only_where_surer(turned_sureness, kept):
     photo = np.zeros((30, 50, 3), np.uint8)
-    pair._detect = lambda bgr, pixel_scale, keep_at, whole_turns=True: reading(turned_sureness)
-    turned_back = turned_exactly_back(reading(turned_sureness), HALF, width=50, height=30)
-    expected = turned_back if kept == "turned" else reading(0.9)
-    assert pair._read_turned_whole(photo, (HALF,), 1.0, pair.thresholds(), as_it_lies=[reading(0.9)]) == expected
-    pair.detect_for_eval = lambda bgr, low_conf, whole_turns=True: (reading(0.1), reading(turned_sureness))
-    candidates, operating = pair._eval_turned_whole(photo, (HALF,), 0.001, as_it_lies=[(reading(0.2), reading(0.9))])
-    assert operating == expected
-    assert candidates == (turned_exactly_back(reading(0.1), HALF, 50, 30) if kept == "turned" else reading(0.2))
+    so_far = Reading(reading(0.9), reading(0.2))  # tiles, candidates for mAP
+    seen, offered = turned_whole_photo(photo, lambda bgr: Reading(reading(turned_sureness), reading(0.1)),
+                                       UPSIDE_DOWN, first=so_far)
+    answer = UPSIDE_DOWN.weigh(so_far, UPSIDE_DOWN.read_again(seen))
+    assert len(offered.open) == 1 and UPSIDE_DOWN not in offered.open[0]  # never turned whole again
+    expected = turned_exactly_back(reading(turned_sureness), HALF, width=50, height=30)
+    assert answer.tiles == (expected if kept == "turned" else reading(0.9))
+    assert answer.candidates == (turned_exactly_back(reading(0.1), HALF, 50, 30) if kept == "turned" else reading(0.2))

@@ -7,7 +7,8 @@ few of them and the classifier cannot read a sliver. A tile's box is never like 
 so when the tiles found look stretched, or hardly any are found, the reader locates the tiles in the photo squashed
 back by each of ``SQUASH_FACTORS`` along either axis (along one only where the photo's detail shows which it was
 stretched along), reads the few squashes whose boxes most surely hold tiles, and keeps the reading that names its
-tiles with the most confidence (:meth:`vision.twostage.TwoStageDetector.best_squash`).
+tiles with the most confidence (:meth:`vision.twostage.TwoStageDetector.best_squash`): the second reading
+``SQUEEZED``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import cv2
 import numpy as np
 
 from .detection import Detection
+from .reading import Photo, Reading
 
 #: Squash factors tried along each axis: a row of 17 tiles cut out and resized to a square is stretched about 10x.
 SQUASH_FACTORS = (2, 3, 4, 6, 8, 12, 16)
@@ -131,3 +133,33 @@ def squash_for_boxes(boxes: Sequence[Sequence[float]]) -> Squash | None:
 def reading_score(detections: Sequence[Detection]) -> float:
     """How much a reading says: the sum of its tiles' confidences (more tiles, each read surely, score higher)."""
     return float(sum(d.confidence for d in detections))
+
+
+class SqueezedPhoto:
+    """A photo that looks squeezed (``looks_stretched``) is read squashed back, at the squash whose reading scores
+    best (``TwoStageDetector.best_squash``), where that reading beats the first; and its reading is the answer either
+    way. The squashed photo is then only turned whole where it calls for that (its rows run up the picture, its
+    faces stand upside down): it is not squashed again, and its rows were level in the squashed photo."""
+
+    name = "squeezed"
+    turns_whole = False
+    ends = True
+
+    def applies(self, photo: Photo) -> bool:
+        return looks_stretched(photo.first.tiles, photo.bgr.shape[1], photo.bgr.shape[0])
+
+    def read_again(self, photo: Photo) -> Reading:
+        squashed = photo.reader.best_squash(photo.bgr, reading_score(photo.first.tiles), photo.keep_at,
+                                            candidates_at=photo.candidates_at)
+        if squashed is None:
+            return photo.first
+        squash, first, (scale_x, scale_y) = squashed
+        turns = [second for second in photo.readings if second.turns_whole]
+        again = photo.read_within(squash.apply(photo.bgr), turns, first)
+        return again.moved(lambda tiles: rescaled(tiles, scale_x / photo.pixel_scale, scale_y / photo.pixel_scale))
+
+    def weigh(self, so_far: Reading, again: Reading) -> Reading:
+        return again
+
+
+SQUEEZED = SqueezedPhoto()

@@ -13,7 +13,8 @@ boxes, turned back, grow loose. Rows running up the photo of tiles lying on thei
 turn off (its EXIF orientation lost or never written): the whole photo is turned a quarter exactly
 (``turned_exactly``) each way and read as any photo is, the surer reading taking the first's place
 (``vision.twostage``): the tiles stand upright or upside down, and either reads better than on their side. A
-photo whose faces stand upside down (``vision.wayup``) is turned half round exactly the same way.
+photo whose faces stand upside down (``vision.wayup``) is turned half round exactly the same way. The second
+readings ``QUARTER_TURN`` and ``DIAGONAL_ROWS``.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from mjlens.scoring.tiles import BACK_CODE
 from .boxes import box_iou
 from .detection import Detection, boxes_in_pixels
 from .layout import row_angle
-from .zoom import SAME_TILE_IOU, tile_side
+from .reading import Photo, Reading, surest
+from .zoom import SAME_TILE_IOU, both_readings, tile_side
 
 #: Fewer tiles found than this say too little about rows.
 MIN_TILES = 5
@@ -57,6 +59,13 @@ ON_THEIR_SIDE = 1.2
 #: cv2's exact turns of a whole photo, by their angle in ``cv2.getRotationMatrix2D``'s sense (anticlockwise
 #: positive).
 EXACT_TURNS = {-90.0: cv2.ROTATE_90_CLOCKWISE, 90.0: cv2.ROTATE_90_COUNTERCLOCKWISE, 180.0: cv2.ROTATE_180}
+#: Tiles on their side in rows running up the photo (a photo taken a quarter turn off): ``level_turn`` answers a
+#: quarter turn (the angle in ``cv2.getRotationMatrix2D``'s sense) and the whole photo is read again turned a quarter
+#: both ways (``QUARTER_WAYS``), the reading whose tiles read surer kept (``vision.reading.surest``). A photo whose
+#: faces read upside down (``vision.wayup``) is read again turned half round (``HALF``), that reading kept where
+#: surer than the photo's as it lies: a set whose character tiles are red above, not below, would otherwise be read
+#: upside down.
+QUARTER, QUARTER_WAYS, HALF = 90.0, (-90.0, 90.0), 180.0
 
 
 def rows_direction(tiles: Sequence[Detection]) -> float | None:
@@ -187,3 +196,56 @@ def backs_found_first(again: Sequence[Detection], found: Sequence[Detection]) ->
         overlap = box_iou(np.array([again[index].box for index in backs]), np.array([tile.box for tile in found]))
         seen = {index for index, row in zip(backs, overlap, strict=True) if row.max() >= SAME_TILE_IOU}
     return [tile for index, tile in enumerate(again) if tile.code != BACK_CODE or index in seen]
+
+
+def read_turned_whole(photo: Photo, degrees: float) -> Reading:
+    """``photo`` turned exactly by ``degrees`` (``turned_exactly``), as it would have been taken the other way round,
+    read as any photo is (but never turned whole again), its boxes taken back."""
+    again = photo.read_turned_whole(turned_exactly(photo.bgr, degrees))
+    return again.moved(lambda tiles: turned_exactly_back(tiles, degrees, photo.width, photo.height))
+
+
+class QuarterTurn:
+    """A photo whose tiles lie on their side in rows running up the picture (``level_turn`` answers ``QUARTER``) is
+    read whole turned a quarter each way; the surer of the two readings is the answer (the photo as it lies reads
+    worse than either). Of the two, the red of the character tiles (``vision.wayup``) chose worse on hk-photos
+    ``valid`` than the readings' sureness (docs/experiments/upside-down-photos.md)."""
+
+    name = "quarter turn"
+    turns_whole = True
+    ends = True
+
+    def applies(self, photo: Photo) -> bool:
+        return photo.level_turn == QUARTER
+
+    def read_again(self, photo: Photo) -> Reading:
+        return surest([read_turned_whole(photo, degrees) for degrees in QUARTER_WAYS])
+
+    def weigh(self, so_far: Reading, again: Reading) -> Reading:
+        return again
+
+
+class DiagonalRows:
+    """A photo whose rows run diagonal (``level_turn`` answers their angle; inside a photo turned whole, a quarter
+    too) is read again in the band round its tiles turned so that they run level, at the larger input where its
+    tiles are small (``vision.zoom``), the boxes taken back (``turned_back``) and its face-down tiles kept only where
+    the first reading found a tile (``backs_found_first``); both readings together (``vision.zoom.both_readings``)."""
+
+    name = "diagonal rows"
+    turns_whole = False
+    ends = False
+
+    def applies(self, photo: Photo) -> bool:
+        return photo.level_turn is not None
+
+    def read_again(self, photo: Photo) -> Reading:
+        image, back = turned_band(photo.bgr, photo.level_turn, photo.first.tiles, photo.pixel_scale)
+        return photo.read(image, photo.zoom).moved(
+            lambda tiles: backs_found_first(turned_back(tiles, back, photo.pixel_scale), photo.first.tiles))
+
+    def weigh(self, so_far: Reading, again: Reading) -> Reading:
+        return both_readings(so_far, again)
+
+
+QUARTER_TURN = QuarterTurn()
+DIAGONAL_ROWS = DiagonalRows()

@@ -8,46 +8,30 @@ times the classifier's probability reaches the pair's ``conf``: a box the detect
 reads a clear face in it, and goes if it reads none. Flowers and seasons are kept at a threshold of their own
 (``BONUS_CONF``): they lie apart from the hand, where the detector is least sure of a tile, while the classifier
 reads their pictures as surely as any face. So are face-down tiles (``BACK_CONF``), which the detector has seen only
-in synthetic photos. The classifier's runner-ups become the tile's ``alternatives``. A photo squeezed out of its
-aspect ratio is read squashed back (``vision.aspect``); one whose rows run diagonal is read again turned so that
-they run level, and one whose rows run up the photo with the tiles on their side is read whole turned a quarter
-each way, as if taken upright or upside down, the surer reading kept (``vision.turn``), and one whose faces stand
-upside down is read again whole turned half round, that reading kept where surer (``vision.wayup``); one whose
-tiles are small at the detector's input is read again at a larger input (turned, if it is turned), its boxes kept
-next to the tiles first found (``vision.zoom``).
+in synthetic photos. The classifier's runner-ups become the tile's ``alternatives``. That first reading is followed
+by the second readings that apply (``vision.second_readings``), on one path for the product and ``mjlens eval``
+(``vision.reading.read_photo``): the evaluation asks it to keep, with the tiles, the candidates mAP ranks.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import TypeVar
 
 import numpy as np
 
-from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES, is_bonus
+from mjlens.scoring.tiles import DETECTOR_CLASSES
 
-from .aspect import MIN_TILES, Squash, candidate_squashes, looks_stretched, reading_score, rescaled
+from .aspect import MIN_TILES, Squash, candidate_squashes, reading_score
 from .classifier import CLASSIFIER_ENV, CropClassifier, check_pair, shipped_classifier_for
-from .copies import limit_copies
 from .detection import Detection, boxes_in_pixels, mean_confidence
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
-from .turn import (
-    ON_THEIR_SIDE,
-    backs_found_first,
-    median_aspect,
-    row_turn,
-    rows_upright,
-    turned_back,
-    turned_band,
-    turned_exactly,
-    turned_exactly_back,
-)
-from .twins import without_boxes_across_pairs, without_loose_twins
-from .wayup import reads_upside_down
-from .zoom import COVERED, ZOOM_INPUT, band, combined, second_reading_input
+from .reading import KeepAt, Reading, one_set, read_photo
+from .second_readings import SECOND_READINGS
+from .turn import ON_THEIR_SIDE, QUARTER, median_aspect, row_turn, rows_upright
+from .zoom import COVERED, ZOOM_INPUT, second_reading_input
 
 #: The operating point of the pair, chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep --input-size N``
 #: (docs/experiments/thresholds.md): the detector only has to find the tiles, which it does as well at 448 px as at
@@ -79,42 +63,11 @@ TURNS = sorted({turn for reading in TURNED_READINGS for turn in reading})  # eac
 #: squash, and on the 35 squeezed photos of hk-photos ``valid`` the best three hold the squash read best every time
 #: (the best two, 33 times): docs/experiments/runtime-speed.md.
 SQUASHES_READ = 3
-#: Tiles on their side in rows running up the photo (a photo taken a quarter turn off): ``level_turn`` answers a
-#: quarter turn (the angle in ``cv2.getRotationMatrix2D``'s sense) and the whole photo is read again turned a quarter
-#: both ways (``QUARTER_WAYS``), the reading whose tiles read surer kept (``_surest_reading``). A photo whose faces
-#: read upside down (``vision.wayup``) is read again turned half round (``HALF``), that reading kept where surer than
-#: the photo's as it lies: a set whose character tiles are red above, not below, would otherwise be read upside down.
-QUARTER, QUARTER_WAYS, HALF = 90.0, (-90.0, 90.0), 180.0
 #: The crops of nearly square boxes are read turned by these quarter turns clockwise, to tell tiles on their side from
 #: a grid of upright tiles seen from above (``level_turn``).
 QUARTER_TURNS = (1, 3)
-Answer = TypeVar("Answer")  # what a reading turned whole answers: its tiles, or eval's pair of readings
 EVAL_CANDIDATES = 100  # boxes per photo read for mAP (a tray photo holds about 40 tiles)
 EVAL_READINGS = 3  # readings per box offered to mAP, each scored box confidence x class probability
-
-
-@dataclass(frozen=True)
-class KeepAt:
-    """The least (chance of a tile) x (classifier probability) a reading is kept at: ``bonus`` for a flower or a
-    season, ``back`` for a face-down tile, ``tiles`` for every other code. Neither flowers nor backs are held to more
-    than the other tiles."""
-
-    tiles: float
-    bonus: float
-    back: float
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "bonus", min(self.bonus, self.tiles))
-        object.__setattr__(self, "back", min(self.back, self.tiles))
-
-    def of(self, code: str) -> float:
-        if is_bonus(code):
-            return self.bonus
-        return self.back if code == BACK_CODE else self.tiles
-
-    @property
-    def lowest(self) -> float:
-        return min(self.tiles, self.bonus, self.back)
 
 
 class TwoStageDetector:
@@ -208,14 +161,35 @@ class TwoStageDetector:
                     probs[i] = surest
         return probs
 
-    def find(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None,
-             input_size: int | None = None, around: Sequence[float] | None = None) -> list[Detection]:
+    def first_reading(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None,
+                      input_size: int | None = None, around: Sequence[float] | None = None, *,
+                      candidates_at: float | None = None) -> Reading:
         """Locate (at a detector input of ``input_size``, its own by default; only ``around`` a rectangle, if given:
         ``Detector.raw``) and read the tiles of ``bgr`` as it is; a second, larger reading drops the boxes its
-        better boxes cover (``vision.zoom.COVERED``)."""
+        better boxes cover (``vision.zoom.COVERED``). With ``candidates_at``, the candidates for mAP from the same
+        run of the detector (``candidates``)."""
         raw = self.detector.raw(bgr, pixel_scale, input_size, around)
-        located = self.locate(*raw, covered=COVERED if input_size else None)
-        return self.read(bgr, located, pixel_scale, keep_at=keep_at)
+        covered = COVERED if input_size else None
+        tiles = self.read(bgr, self.locate(*raw, covered=covered), pixel_scale, keep_at=keep_at)
+        return Reading(tiles, self.candidates(bgr, raw, candidates_at, pixel_scale, covered))
+
+    def find(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None,
+             input_size: int | None = None, around: Sequence[float] | None = None) -> list[Detection]:
+        """The tiles of ``first_reading``."""
+        return self.first_reading(bgr, pixel_scale, keep_at, input_size, around).tiles
+
+    def candidates(self, bgr: np.ndarray, raw: tuple[np.ndarray, np.ndarray], conf: float | None,
+                   pixel_scale: float = 1.0, covered: float | None = None) -> list[Detection] | None:
+        """What mAP ranks of one run of the detector (``raw``): the best ``EVAL_CANDIDATES`` boxes whose chance of a
+        tile reaches ``conf`` (one per tile), each offered under its top ``EVAL_READINGS`` codes scored box
+        confidence x probability; None without ``conf``."""
+        if conf is None:
+            return None
+        located = self.locate(*raw, conf=conf, max_det=EVAL_CANDIDATES, covered=covered)
+        probs = self.probabilities(bgr, located, pixel_scale)
+        return [replace(detection, code=self.names[c], confidence=float(detection.confidence * row[c]),
+                        alternatives=())
+                for detection, row in zip(located, probs, strict=True) for c in np.argsort(-row)[:EVAL_READINGS]]
 
     def zoom_for(self, found: Sequence[Detection], bgr: np.ndarray, pixel_scale: float = 1.0) -> int | None:
         """The larger detector input to read ``bgr`` again at when the tiles ``found`` are small (``vision.zoom``);
@@ -226,65 +200,24 @@ class TwoStageDetector:
         return second_reading_input(found, width / pixel_scale, height / pixel_scale, self.input_size,
                                     zoom=self.zoom_input)
 
+    def reading_of(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None, *,
+                   candidates_at: float | None = None) -> Reading:
+        """The reading of a photo: its first reading, then the second readings that apply
+        (``vision.second_readings``), at ``keep_at`` (the pair's by default); with ``candidates_at``, the
+        candidates for mAP kept along the way."""
+        return read_photo(self, bgr, pixel_scale, keep_at or self.keep_at, SECOND_READINGS,
+                          candidates_at=candidates_at)
+
     def detect(self, bgr: np.ndarray, pixel_scale: float = 1.0, *, conf: float | None = None,
                bonus_conf: float | None = None, back_conf: float | None = None) -> list[Detection]:
-        """The tiles, read (at ``thresholds(conf, bonus_conf, back_conf)``); a photo squeezed out of its aspect
-        ratio is read squashed back (``vision.aspect``), one whose rows run diagonal is read again turned level and
-        one taken a quarter turn off read turned a quarter each way (``vision.turn``) and one upside down turned
-        half round (``vision.wayup``; a squeezed one too, once squashed back), one whose tiles are small is read
-        again larger (``vision.zoom``)."""
-        return self._detect(bgr, pixel_scale, self.thresholds(conf, bonus_conf, back_conf))
+        """The tiles, read (``reading_of``) at ``thresholds(conf, bonus_conf, back_conf)``."""
+        return self.reading_of(bgr, pixel_scale, self.thresholds(conf, bonus_conf, back_conf)).tiles
 
-    def _detect(self, bgr: np.ndarray, pixel_scale: float, keep_at: KeepAt, whole_turns: bool = True
-                ) -> list[Detection]:
-        found = self.find(bgr, pixel_scale, keep_at)
-        if looks_stretched(found, bgr.shape[1], bgr.shape[0]):
-            squashed = self.best_squash(bgr, reading_score(found), keep_at)
-            if squashed is None:
-                return found
-            squash, reading, (scale_x, scale_y) = squashed
-            if whole_turns:
-                image = squash.apply(bgr)
-                if self.level_turn(image, reading) == QUARTER:
-                    reading = self._read_turned_whole(image, QUARTER_WAYS, 1.0, keep_at)
-                elif reads_upside_down(image, reading):
-                    reading = self._read_turned_whole(image, (HALF,), 1.0, keep_at, as_it_lies=[reading])
-            return rescaled(reading, scale_x / pixel_scale, scale_y / pixel_scale)
-        turn = self.level_turn(bgr, found, pixel_scale)
-        if whole_turns and turn == QUARTER:
-            return self._read_turned_whole(bgr, QUARTER_WAYS, pixel_scale, keep_at)
-        reading = self._read_again(bgr, found, turn, pixel_scale, keep_at)
-        if whole_turns and reads_upside_down(bgr, found, pixel_scale):
-            return self._read_turned_whole(bgr, (HALF,), pixel_scale, keep_at, as_it_lies=[reading])
-        return reading
-
-    def _read_again(self, bgr: np.ndarray, found: list[Detection], turn: float | None, pixel_scale: float,
-                    keep_at: KeepAt) -> list[Detection]:
-        """The tiles ``found`` at first, with a second reading where it pays: turned level (``turn``: diagonal
-        rows, ``vision.turn``), or larger round the tiles (``vision.zoom``), both readings together."""
-        zoom = self.zoom_for(found, bgr, pixel_scale)
-        if turn is not None:
-            image, back = turned_band(bgr, turn, found, pixel_scale)
-            reading = turned_back(self.find(image, pixel_scale, keep_at, zoom), back, pixel_scale)
-            again = backs_found_first(reading, found)
-        elif zoom is not None:  # read larger only round the tiles found, where its tiles are kept
-            again = self.find(bgr, pixel_scale, keep_at, zoom, around=band(found))
-        else:
-            return found
-        return one_set(combined(again, found))  # both readings together
-
-    def _read_turned_whole(self, bgr: np.ndarray, ways: Sequence[float], pixel_scale: float, keep_at: KeepAt,
-                           as_it_lies: Sequence[list[Detection]] = ()) -> list[Detection]:
-        """``bgr`` turned exactly each of ``ways``, the photo as it would have been taken the other way round, each
-        read as any photo is (but never turned whole again), its boxes taken back; the surest of those readings and
-        of the readings ``as_it_lies`` (``_surest_reading``) takes the place of the first."""
-        height, width = bgr.shape[:2]
-        readings = [(reading, reading) for reading in as_it_lies]
-        for degrees in ways:
-            reading = self._detect(turned_exactly(bgr, degrees), pixel_scale, keep_at, whole_turns=False)
-            readings.append((reading, turned_exactly_back(reading, degrees, width / pixel_scale,
-                                                          height / pixel_scale)))
-        return _surest_reading(readings)
+    def detect_for_eval(self, bgr: np.ndarray, low_conf: float = 0.001) -> tuple[list[Detection], list[Detection]]:
+        """The candidates for mAP (boxes with a chance of a tile of at least ``low_conf``: ``candidates``) and the
+        operating reading, both from the one reading ``detect`` makes (``reading_of``)."""
+        reading = self.reading_of(bgr, candidates_at=low_conf)
+        return reading.candidates or [], reading.tiles
 
     def level_turn(self, bgr: np.ndarray, found: Sequence[Detection], pixel_scale: float = 1.0) -> float | None:
         """The angle (cv2 degrees) to read ``bgr`` again at so that the rows of the tiles ``found`` run level, or
@@ -301,105 +234,32 @@ class TwoStageDetector:
                 return None
         return QUARTER
 
-    def best_squash(self, bgr: np.ndarray, to_beat: float, keep_at: KeepAt | None = None
-                    ) -> tuple[Squash, list[Detection], tuple[float, float]] | None:
+    def best_squash(self, bgr: np.ndarray, to_beat: float, keep_at: KeepAt | None = None, *,
+                    candidates_at: float | None = None) -> tuple[Squash, Reading, tuple[float, float]] | None:
         """The squash of ``bgr`` whose reading scores above ``to_beat`` and every other squash: the squash, its
-        reading (boxes in the squashed image) and the pixels of ``bgr`` per squashed pixel; None if none does.
-        Every squash worth trying (``candidate_squashes``) is located, and only the ``SQUASHES_READ`` whose boxes
-        most surely hold tiles are read."""
+        reading (boxes in the squashed image; with the candidates for mAP at ``candidates_at``) and the pixels of
+        ``bgr`` per squashed pixel; None if none does. Every squash worth trying (``candidate_squashes``) is
+        located, and only the ``SQUASHES_READ`` whose boxes most surely hold tiles are read."""
         keep_at = keep_at or self.keep_at
         located = []
         for squash in candidate_squashes(bgr):
             image = squash.apply(bgr)
-            boxes = self.locate(*self.detector.raw(image))
-            located.append((reading_score([d for d in boxes if d.confidence >= keep_at.tiles]), squash, image, boxes))
+            raw = self.detector.raw(image)
+            boxes = self.locate(*raw)
+            located.append((reading_score([d for d in boxes if d.confidence >= keep_at.tiles]), squash, image, raw,
+                            boxes))
         best = None
-        for _, squash, image, boxes in sorted(located, key=lambda item: -item[0])[:SQUASHES_READ]:
+        for _, squash, image, raw, boxes in sorted(located, key=lambda item: -item[0])[:SQUASHES_READ]:
             reading = self.read(image, boxes, keep_at=keep_at)
             if len(reading) < MIN_TILES:
                 continue
             score = reading_score(reading)
             if score > to_beat:
-                best, to_beat = (squash, reading, squash.scales(bgr, image)), score
-        return best
-
-    def detect_for_eval(self, bgr: np.ndarray, low_conf: float = 0.001, whole_turns: bool = True
-                        ) -> tuple[list[Detection], list[Detection]]:
-        """Candidates for mAP: the best ``EVAL_CANDIDATES`` boxes (one per tile), each offered under its top
-        ``EVAL_READINGS`` codes scored box confidence x probability; the operating reading as ``detect``."""
-        candidates, operating = self._eval_reading(bgr, low_conf)
-        if looks_stretched(operating, bgr.shape[1], bgr.shape[0]):
-            if squashed := self.best_squash(bgr, reading_score(operating)):
-                squash, _, scales = squashed
-                candidates, operating = self._eval_reading(image := squash.apply(bgr), low_conf)
-                if whole_turns and self.level_turn(image, operating) == QUARTER:
-                    candidates, operating = self._eval_turned_whole(image, QUARTER_WAYS, low_conf)
-                elif whole_turns and reads_upside_down(image, operating):
-                    candidates, operating = self._eval_turned_whole(image, (HALF,), low_conf,
-                                                                    as_it_lies=[(candidates, operating)])
-                return rescaled(candidates, *scales), rescaled(operating, *scales)
-            return candidates, operating
-        turn = self.level_turn(bgr, operating)
-        if whole_turns and turn == QUARTER:
-            return self._eval_turned_whole(bgr, QUARTER_WAYS, low_conf)
-        readings = self._eval_again(bgr, candidates, operating, turn, low_conf)
-        if whole_turns and reads_upside_down(bgr, operating):
-            return self._eval_turned_whole(bgr, (HALF,), low_conf, as_it_lies=[readings])
-        return readings
-
-    def _eval_again(self, bgr: np.ndarray, candidates: list[Detection], operating: list[Detection],
-                    turn: float | None, low_conf: float) -> tuple[list[Detection], list[Detection]]:
-        """``_read_again`` for ``detect_for_eval``: the first readings with the second where it pays."""
-        zoom = self.zoom_for(operating, bgr)
-        if turn is not None:
-            image, back = turned_band(bgr, turn, operating)
-            again_candidates, again = (backs_found_first(turned_back(found, back), operating)
-                                       for found in self._eval_reading(image, low_conf, zoom))
-        elif zoom is not None:
-            again_candidates, again = self._eval_reading(bgr, low_conf, zoom, around=band(operating))
-        else:
-            return candidates, operating
-        return combined(again_candidates, candidates, operating), one_set(combined(again, operating))
-
-    def _eval_turned_whole(self, bgr: np.ndarray, ways: Sequence[float], low_conf: float,
-                           as_it_lies: Sequence[tuple[list[Detection], list[Detection]]] = ()
-                           ) -> tuple[list[Detection], list[Detection]]:
-        """``detect_for_eval`` of ``bgr`` turned exactly each of ``ways`` (never turned whole again), its boxes taken
-        back: the readings ``_read_turned_whole`` keeps, chosen by the operating tiles."""
-        height, width = bgr.shape[:2]
-        readings = [(operating, (candidates, operating)) for candidates, operating in as_it_lies]
-        for degrees in ways:
-            candidates, operating = self.detect_for_eval(turned_exactly(bgr, degrees), low_conf, whole_turns=False)
-            readings.append((operating, (turned_exactly_back(candidates, degrees, width, height),
-                                         turned_exactly_back(operating, degrees, width, height))))
-        return _surest_reading(readings)
-
-    def _eval_reading(self, bgr: np.ndarray, low_conf: float, input_size: int | None = None,
-                      around: Sequence[float] | None = None) -> tuple[list[Detection], list[Detection]]:
-        boxes, scores = self.detector.raw(bgr, input_size=input_size, around=around)
-        covered = COVERED if input_size else None
-        located = self.locate(boxes, scores, conf=low_conf, max_det=EVAL_CANDIDATES, covered=covered)
-        probs = self.probabilities(bgr, located)
-        candidates = []
-        for detection, row in zip(located, probs, strict=True):
-            for c in np.argsort(-row)[:EVAL_READINGS]:
-                candidates.append(replace(detection, code=self.names[c],
-                                          confidence=float(detection.confidence * row[c]), alternatives=()))
-        return candidates, self.read(bgr, self.locate(boxes, scores, covered=covered))
-
-
-def _surest_reading(readings: Sequence[tuple[Sequence[Detection], Answer]]) -> Answer:
-    """Of ``readings`` (each a reading of the photo, as it lies or turned whole, and what to answer for it), the
-    answer of the surest, the first of equals (``mean_confidence``: a reading of the right way up finds and names its
-    tiles surer, and the mean does not favour one that adds tiles). Of a photo's two quarter turns, the red of its
-    character tiles (``vision.wayup``) chose worse on hk-photos ``valid`` (models/README.md)."""
-    return max(readings, key=lambda reading: mean_confidence(reading[0]))[1]
-
-
-def one_set(tiles: Sequence[Detection]) -> list[Detection]:
-    """A reading made one tile set's: each tile boxed once and no box across two tiles (``vision.twins``), no more
-    copies of a code than a set holds where the runner-ups allow (``vision.copies``)."""
-    return limit_copies(without_boxes_across_pairs(without_loose_twins(tiles)))
+                best, to_beat = (squash, image, raw, reading), score
+        if best is None:
+            return None
+        squash, image, raw, reading = best
+        return squash, Reading(reading, self.candidates(image, raw, candidates_at)), squash.scales(bgr, image)
 
 
 def load_tile_reader(model_path: str | os.PathLike | None = None, *, classifier: str | os.PathLike | None = None,

@@ -7,7 +7,8 @@ stands above a red ``萬``, so the red lies in the lower half of an upright tile
 down. Each character tile read surely and standing in its box casts a vote; a set whose ``萬`` is not red casts
 none, and its photos are read as they lie. A photo whose votes say upside down is read again turned half round
 (``vision.twostage``), and that reading is kept only where it reads surer than the first: in a set whose red
-stands above the numeral the votes are wrong, and the check keeps most of its photos as they lie.
+stands above the numeral the votes are wrong, and the check keeps most of its photos as they lie. The second
+reading ``UPSIDE_DOWN``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import cv2
 import numpy as np
 
 from .detection import Detection, boxes_in_pixels
+from .reading import Photo, Reading, surest
+from .turn import HALF, read_turned_whole
 
 #: Codes whose face is red in its lower half when the tile stands upright (the red ``萬`` under the numeral).
 RED_BELOW = frozenset(f"{number}m" for number in range(1, 10))
@@ -67,3 +70,25 @@ def reads_upside_down(bgr: np.ndarray, tiles: Sequence[Detection], pixel_scale: 
     """Whether the faces of ``tiles`` in ``bgr`` stand upside down, by their votes (``way_up_votes``)."""
     upright, upside_down = way_up_votes(bgr, tiles, pixel_scale)
     return upside_down >= MIN_VOTES and upside_down >= VOTE_RATIO * upright
+
+
+class UpsideDown:
+    """A photo whose first reading's faces stand upside down (``reads_upside_down``) is read whole turned half
+    round, and that reading takes the place of the reading so far only where it reads surer (``surest``, the
+    reading so far first of equals)."""
+
+    name = "upside down"
+    turns_whole = True
+    ends = False
+
+    def applies(self, photo: Photo) -> bool:
+        return reads_upside_down(photo.bgr, photo.first.tiles, photo.pixel_scale)
+
+    def read_again(self, photo: Photo) -> Reading:
+        return read_turned_whole(photo, HALF)
+
+    def weigh(self, so_far: Reading, again: Reading) -> Reading:
+        return surest([so_far, again])
+
+
+UPSIDE_DOWN = UpsideDown()

@@ -10,7 +10,7 @@ every discard across the table (on hk-photos ``valid`` the whole second reading 
 the table around the hand that the labels leave out, and a phone); the first reading's tiles it has no box on stay
 (``combined``), and so the detector runs only on the part of the larger input round the tiles found
 (``ZOOM_MARGIN``). The classifier cuts its crops from the decoded photo either way, so only where the boxes are found
-changes.
+changes. The second reading ``SMALL_TILES``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import numpy as np
 
 from .boxes import box_iou
 from .detection import Detection
+from .reading import Photo, Reading, one_set
 
 #: Fewer tiles found than this are too few to judge their size by (a hand has at least 13).
 MIN_TILES = 5
@@ -91,3 +92,35 @@ def combined(zoomed: Sequence[Detection], first: Sequence[Detection], found: Seq
         return [*kept, *first]
     overlap = box_iou(np.array([t.box for t in first]), np.array([t.box for t in kept]))
     return kept + [t for t, row in zip(first, overlap, strict=True) if row.max() < SAME_TILE_IOU]
+
+
+def both_readings(so_far: Reading, again: Reading) -> Reading:
+    """A reading of part of the photo again (larger, or turned level) with the reading so far: its tiles next to
+    those found so far and the tiles so far it has no box on (``combined``), made one set's again (``one_set``); the
+    candidates for mAP likewise, the second reading's kept next to the tiles so far."""
+    candidates = None
+    if so_far.candidates is not None and again.candidates is not None:
+        candidates = combined(again.candidates, so_far.candidates, so_far.tiles)
+    return Reading(one_set(combined(again.tiles, so_far.tiles)), candidates)
+
+
+class SmallTiles:
+    """A photo whose tiles are small at the detector's input (``second_reading_input``) is read again at a larger
+    input round the tiles found (``band``), both readings together (``both_readings``). Rows read again turned level
+    are read at that larger input already (``vision.turn.DiagonalRows``)."""
+
+    name = "small tiles"
+    turns_whole = False
+    ends = False
+
+    def applies(self, photo: Photo) -> bool:
+        return photo.level_turn is None and photo.zoom is not None
+
+    def read_again(self, photo: Photo) -> Reading:
+        return photo.read(photo.bgr, photo.zoom, around=band(photo.first.tiles))
+
+    def weigh(self, so_far: Reading, again: Reading) -> Reading:
+        return both_readings(so_far, again)
+
+
+SMALL_TILES = SmallTiles()
