@@ -30,6 +30,7 @@ from mjlens.scoring.hand import Hand
 from mjlens.vision.imageio import ImageError
 
 from . import errors, examples
+from .analysis import analysis_router
 from .errors import REQUEST_ERROR_CODES, ApiError, ErrorBody
 from .logs import configure as configure_logs
 from .middleware import BodyLimitMiddleware, BusyGate, RequestIdMiddleware
@@ -149,6 +150,8 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
 
     app.include_router(_health_router())
     app.include_router(_v1_router(settings), prefix="/v1")
+    app.include_router(analysis_router(), prefix="/v1", responses=ERROR_RESPONSES,
+                       dependencies=[Depends(_api_key_dependency(settings))])
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     # Swagger UI from a local copy, so /docs works on a LAN without internet like the page at /
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-assets")

@@ -15,6 +15,8 @@ from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import context_from_json
 from mjlens.scoring.result import ScoreResult
 
+from .analysis import hand_in_progress
+
 log = logging.getLogger("mjlens.api")
 
 
@@ -76,6 +78,8 @@ def photo_score_result(recognition: dict[str, Any], rules: str, context: dict[st
 
 def photo_score(recognition: dict[str, Any], rules: str, context: dict[str, Any],
                 options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """``{"recognition", "score"}``, the object ``POST /v1/photo-score`` and ``mjlens photo --json`` give."""
+    """``{"recognition", "score"}``, the object ``POST /v1/photo-score`` and ``mjlens photo --json`` give, with
+    ``waits`` or ``advice`` beside them when the hand does not win (``analysis.hand_in_progress``)."""
     recognition, result = photo_score_result(recognition, rules, context, options)
-    return {"recognition": recognition, "score": result.to_json()}
+    return {"recognition": recognition, "score": result.to_json(),
+            **hand_in_progress(recognition.get("hand"), rules, options, result)}

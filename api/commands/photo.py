@@ -1,7 +1,9 @@
 """``mjlens photo IMAGE --rules RULES``: read the tiles in a photo, then score the hand they make.
 
-``--json`` prints the same object as ``POST /v1/photo-score`` (``{"recognition", "score"}``); without it, the
-tiles and the score table for people. Context flags override what the photo cannot show (self-draw, winds...).
+``--json`` prints the same object as ``POST /v1/photo-score`` (``{"recognition", "score"}``, and ``waits`` or
+``advice`` when the hand does not win); without it, the tiles and the score table for people, or the waits of a
+hand one tile short, or the advice for one with a tile too many. Context flags override what the photo cannot
+show (self-draw, winds...).
 """
 
 from __future__ import annotations
@@ -43,8 +45,10 @@ def run(args) -> int:
     from mjlens.scoring.hand import Hand
     from mjlens.vision.imageio import ImageError
 
+    from ..analysis import hand_in_progress
     from ..pipeline import check_request, photo_score_result
     from ..render import print_score
+    from ..render_analysis import print_advice, print_waits
 
     context, options = context_overrides(args), options_from_args(args)
     try:
@@ -59,8 +63,10 @@ def run(args) -> int:
     except OSError as err:
         raise UsageError(f"cannot read {args.image}: {err.strerror or err}") from None
     recognition, result = photo_score_result(recognition, args.rules, context, options)
+    in_progress = hand_in_progress(recognition.get("hand"), args.rules, options, result)
     if args.json:
-        print(json.dumps({"recognition": recognition, "score": result.to_json()}, ensure_ascii=False))
+        print(json.dumps({"recognition": recognition, "score": result.to_json(), **in_progress},
+                         ensure_ascii=False))
     else:
         print_recognition(recognition)
         hand = None
@@ -71,6 +77,10 @@ def run(args) -> int:
                 hand = None
         if result.valid:
             print_score(result, hand, args.lang)
+        elif hand is not None:
+            for key, show in (("waits", print_waits), ("advice", print_advice)):
+                if in_progress.get(key, {}).get("valid"):
+                    show(in_progress[key], hand)
     if not result.valid:
         assert result.error is not None
         print(f"mjlens photo: {result.error.code}: {result.error.message}", file=sys.stderr)
