@@ -8,7 +8,6 @@ answers ``{"error": {"code", "message"}}`` (api.errors) and every answer carries
 
 
 import asyncio
-import json
 import logging
 import secrets
 from contextlib import asynccontextmanager
@@ -32,14 +31,23 @@ from mjlens.vision.imageio import ImageError
 from . import errors, examples
 from .analysis import analysis_router
 from .errors import REQUEST_ERROR_CODES, ApiError, ErrorBody
+from .jsonlimits import json_form_field
 from .logs import configure as configure_logs
-from .middleware import BodyLimitMiddleware, BusyGate, RequestIdMiddleware
+from .middleware import ApiKeyGate, BodyLimitMiddleware, BusyGate, JsonLimitMiddleware, RequestIdMiddleware
 from .pipeline import RecognizerLike, check_request, load_recognizer, photo_score, recognizer_models
 from .queue import InferencePool
 from .settings import Settings
 from .uploads import IMAGE_ERROR_STATUS, check_image
 
 STATIC = Path(__file__).resolve().parent / "static"
+#: POST paths that take a photo upload (multipart): the upload limit and the busy gate apply to them.
+UPLOAD_PATHS = ("/v1/recognize", "/v1/photo-score")
+#: Room in an upload request for the multipart boundaries and the other form fields, beside the photo itself.
+FORM_OVERHEAD_BYTES = 64 * 1024
+#: Paths open without the API key when one is set: the phone page, its own files (it asks for the key itself
+#: and sends it on its API calls) and the health checks. Everything else needs the key, /docs and the schema too.
+OPEN_PATHS = frozenset({"/", "/healthz", "/readyz"})
+OPEN_PREFIXES = ("/static/",)
 log = logging.getLogger("mjlens.api")
 
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -93,13 +101,10 @@ class PhotoForm(BaseModel):
     def context(self) -> dict[str, Any]:
         return {k: v for k, v in self.model_dump(exclude={"rules", "options"}).items() if v is not None}
 
-    def options_json(self) -> dict[str, Any]:
+    def options_json(self, settings: Settings) -> dict[str, Any]:
         if not self.options:
             return {}
-        try:
-            value = json.loads(self.options)
-        except json.JSONDecodeError as err:
-            raise ApiError(400, "bad_json", f"'options' is not valid JSON: {err}") from None
+        value = json_form_field("options", self.options, settings.max_json_bytes, settings.max_json_depth)
         if not isinstance(value, dict):
             raise ApiError(400, "bad_option", "'options' must be a JSON object")
         return value
@@ -130,7 +135,7 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
         app.state.pool.shutdown()
 
     app = FastAPI(
-        title="mjlens", version="1.0", lifespan=lifespan, docs_url=None,
+        title="mjlens", version="1.0", lifespan=lifespan, docs_url=None, redoc_url=None,
         summary="Score a mahjong hand from a photo: tile recognition and itemized scoring.",
     )
     app.state.settings = settings
@@ -139,9 +144,13 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
     app.state.pool = new_pool()
 
     errors.install(app)
-    # the last added is the outermost: request ids, then CORS (so early 413/503 answers carry its headers too)
-    app.add_middleware(BusyGate, pool_of=lambda: app.state.pool, paths=("/v1/recognize", "/v1/photo-score"))
-    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_upload_bytes + 64 * 1024)
+    # the last added is the outermost: request ids, then CORS (so early 401/413/503 answers carry its headers
+    # too), then the guards that need only the headers and the raw body, before any route parses anything
+    app.add_middleware(JsonLimitMiddleware, max_depth=settings.max_json_depth)
+    app.add_middleware(BusyGate, pool_of=lambda: app.state.pool, paths=UPLOAD_PATHS,
+                       max_uploads=settings.uploads_in_flight(), max_bytes=settings.max_upload_bytes_in_flight)
+    app.add_middleware(ApiKeyGate, api_key=settings.api_key, open_paths=OPEN_PATHS, open_prefixes=OPEN_PREFIXES)
+    app.add_middleware(BodyLimitMiddleware, limit_of=_body_limit(settings), timeout_s=settings.body_timeout_s)
     if settings.cors_list():
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_list(), allow_methods=["GET", "POST"],
                            allow_headers=["Content-Type", "X-API-Key", "X-Request-ID"],
@@ -164,7 +173,7 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
             swagger_favicon_url="/docs-assets/favicon-32x32.png",
         )
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def page() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
@@ -186,13 +195,28 @@ def _health_router() -> APIRouter:
             raise ApiError(503, "model_unavailable", request.app.state.unavailable or "the detector is not loaded")
         return {"status": "ready", **recognizer_models(recognizer)}
 
+    for path, check in (("/healthz", healthz), ("/readyz", readyz)):  # HEAD for probes that send it
+        router.add_api_route(path, check, methods=["HEAD"], include_in_schema=False)
     return router
+
+
+def _body_limit(settings: Settings):
+    """Path -> (the largest body in bytes, what the 413 message calls it): a photo and its form on the upload
+    paths, a JSON body everywhere else."""
+    upload = (settings.max_upload_bytes + FORM_OVERHEAD_BYTES,
+              f"a photo upload ({settings.max_upload_bytes} bytes of photo + {FORM_OVERHEAD_BYTES} of form)")
+    other = (settings.max_json_bytes, "a JSON body")
+
+    def limit_of(path: str) -> tuple[int, str]:
+        return upload if path in UPLOAD_PATHS else other
+
+    return limit_of
 
 
 def _api_key_dependency(settings: Settings):
     header = APIKeyHeader(name="X-API-Key", auto_error=False, description="needed when MJLENS_API_KEY is set")
 
-    async def check(key: Annotated[str | None, Depends(header)]) -> None:
+    async def check(key: Annotated[str | None, Depends(header)]) -> None:  # ApiKeyGate checked it first
         if settings.api_key and not (key and secrets.compare_digest(key.encode(), settings.api_key.encode())):
             raise ApiError(401, "unauthorized", "send the service's API key in the X-API-Key header")
 
@@ -211,6 +235,9 @@ def _v1_router(settings: Settings) -> APIRouter:
                  description="A hand that parses but does not win is a 200 with `valid: false`; a malformed hand, "
                              "an unknown rule system or a bad option is a 400.")
     def score_hand(body: Annotated[ScoreRequest, Body()]) -> JSONResponse:
+        context = body.hand.get("context")
+        if context is not None and not isinstance(context, dict):
+            raise ApiError(400, "bad_context", "'context' must be a JSON object")
         try:
             rule_module(body.rules)
             hand = Hand.from_json(body.hand)
@@ -236,7 +263,7 @@ def _v1_router(settings: Settings) -> APIRouter:
         unknown = sorted(set((await request.form()).keys()) - set(PhotoForm.model_fields) - {"image"})
         if unknown:
             raise ApiError(400, "bad_field", f"unknown form field(s): {', '.join(unknown)}")
-        context, options = form.context(), form.options_json()
+        context, options = form.context(), form.options_json(settings)
         try:
             check_request(form.rules, context)
         except HandError as err:

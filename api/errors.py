@@ -26,7 +26,8 @@ API_ERROR_CODES = {
     "missing_field": "a required field is missing",
     "bad_field": "a field has a value of the wrong type or out of range",
     "bad_request": "the request is malformed in another way",
-    "request_too_large": "the request body is larger than the upload limit",
+    "request_too_large": "the request body is larger than the limit (photo + form, or JSON)",
+    "request_timeout": "the request's body did not arrive within the body timeout",
     "unauthorized": "the API key is missing or wrong",
     "not_found": "no such path",
     "method_not_allowed": "the path does not accept this method",
@@ -61,7 +62,25 @@ class ErrorBody(BaseModel):
     error: ErrorDetail
 
 
+#: Longest error message sent: a message quoting a 10 MB input must not send it back.
+MAX_MESSAGE_CHARS = 300
+
+
+def short_message(message: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """``message`` cut to ``limit`` characters, saying how long it was."""
+    if len(message) <= limit:
+        return message
+    return f"{message[:limit - 40]}... ({len(message)} characters, cut)"
+
+
+def quoted(value: object, limit: int = 40) -> str:
+    """A short quote of an input for an error message: its repr, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    message = short_message(message)
     headers = dict(headers or {})
     rid = request_id_var.get()
     if rid:

@@ -1,15 +1,22 @@
-"""The outermost layer of the service: request ids, access logs, and the last line of defence for bugs.
+"""The outer layers of the service, pure ASGI (no per-request task switching), outside FastAPI's handling.
 
-It is pure ASGI (no per-request task switching) and sits outside FastAPI's exception handling, so even an
-unexpected exception gets the standard JSON body, status 500 with code ``internal``, and the request id.
+``RequestIdMiddleware``: request ids, access logs, and the last line of defence for bugs (an unexpected
+exception gets the standard JSON body, status 500 with code ``internal``, and the request id). Then the guards
+that act on the headers and the raw body before any route runs, so nothing is parsed or buffered unbounded:
+``BodyLimitMiddleware`` (bytes counted as they arrive, body timeout), ``ApiKeyGate`` (the key checked before a
+byte of body is read), ``BusyGate`` (photo uploads in flight bounded in count and bytes, overload refused
+early), ``JsonLimitMiddleware`` (JSON nesting depth).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import secrets
 import time
 
 from .errors import error_response
+from .jsonlimits import JsonLimitError, loads_limited
 from .logs import new_request_id, request_id_var
 
 access_log = logging.getLogger("mjlens.access")
@@ -57,44 +64,236 @@ class RequestIdMiddleware:
             request_id_var.reset(token)
 
 
-class BodyLimitMiddleware:
-    """Refuse a request whose declared ``Content-Length`` is over the limit before reading its body (413).
-    Bodies sent without a length are checked after reading, where the upload is checked (api.uploads)."""
+class RequestRefused(Exception):
+    """Raised from ``receive`` once a guard has answered the request itself: the app stops reading."""
 
-    def __init__(self, app, max_bytes: int):
+
+class _Exchange:
+    """One request seen by a guard: it can answer the request itself while the app is reading the body
+    (``refuse``), after which the app's own answer is dropped; an answer sent before the whole body arrived
+    closes the connection, so the server does not read the rest of an unwanted body."""
+
+    def __init__(self, scope, send):
+        self.scope, self._send = scope, send
+        self.started = self.refused = False
+        self.body_done = not _has_body(scope)
+
+    async def send(self, message) -> None:
+        if self.refused:
+            return
+        if message["type"] == "http.response.start":
+            self.started = True
+            if not self.body_done:
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"connection"]
+                message = {**message, "headers": [*headers, (b"connection", b"close")]}
+        await self._send(message)
+
+    async def answer(self, status: int, code: str, message: str, headers: dict[str, str] | None = None) -> None:
+        """Answer now, before the app reads the body (nothing has been sent yet)."""
+        await error_response(status, code, message, headers)(self.scope, _no_body, self.send)
+
+    async def refuse(self, status: int, code: str, message: str, headers: dict[str, str] | None = None):
+        """Answer now (if the app has not begun its own answer) and stop the app reading: raises."""
+        if not self.started:
+            await self.answer(status, code, message, headers)
+        self.refused = True
+        raise RequestRefused(code)
+
+
+async def _no_body():
+    return {"type": "http.request", "body": b"", "more_body": False}
+
+
+def _header(scope, name: bytes) -> bytes | None:
+    return next((v for k, v in scope.get("headers", []) if k == name), None)
+
+
+def _has_body(scope) -> bool:
+    length = _header(scope, b"content-length")
+    return _header(scope, b"transfer-encoding") is not None or (length is not None and length.strip() not in (b"0",))
+
+
+def _path_in(path: str, exact: frozenset[str], prefixes: tuple[str, ...]) -> bool:
+    return path in exact or path.startswith(prefixes)
+
+
+class BodyLimitMiddleware:
+    """Every request body is counted as it arrives, chunked or not, before anything parses it: over the limit
+    for its path the answer is 413 at once (a declared Content-Length over it: before reading a byte); a body
+    that does not arrive within ``timeout_s`` of the headers is answered 408. Either way the connection closes.
+
+    ``limit_of(path) -> (bytes, what)``: the limit for a path and how the 413 message names it.
+    """
+
+    def __init__(self, app, limit_of, timeout_s: float):
         self.app = app
-        self.max_bytes = max_bytes
+        self.limit_of = limit_of
+        self.timeout_s = timeout_s
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] == "http":
-            length = next((v for k, v in scope.get("headers", []) if k == b"content-length"), None)
-            if length is not None and (not length.isdigit() or int(length) > self.max_bytes):
-                message = (f"the request body is {int(length)} bytes; the limit is {self.max_bytes}"
-                           if length.isdigit() else "the Content-Length header is not a number")
-                status, code = (413, "request_too_large") if length.isdigit() else (400, "bad_request")
-                await error_response(status, code, message)(scope, receive, send)
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        exchange = _Exchange(scope, send)
+        limit, what = self.limit_of(scope.get("path", ""))
+        too_large = f"the request body is over {limit} bytes, the limit for {what}"
+        length = _header(scope, b"content-length")
+        if length is not None:
+            if not length.strip().isdigit():
+                await exchange.answer(400, "bad_request", "the Content-Length header is not a number")
+                return
+            if int(length) > limit:
+                await exchange.answer(413, "request_too_large", too_large)
+                return
+        deadline = asyncio.get_running_loop().time() + self.timeout_s
+        received = 0
+
+        async def counted_receive():
+            nonlocal received
+            if exchange.body_done:
+                return await receive()
+            try:
+                async with asyncio.timeout_at(deadline):
+                    message = await receive()
+            except TimeoutError:
+                await exchange.refuse(408, "request_timeout", f"the request body did not arrive within "
+                                                              f"{self.timeout_s:g} s")
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    await exchange.refuse(413, "request_too_large", too_large)
+                exchange.body_done = not message.get("more_body", False)
+            return message
+
+        try:
+            await self.app(scope, counted_receive, exchange.send)
+        except RequestRefused:
+            pass
+
+
+class ApiKeyGate:
+    """With an API key set, every path but the open ones needs it in ``X-API-Key``: checked from the headers,
+    before any body is read (401 ``unauthorized``), in constant time."""
+
+    def __init__(self, app, api_key: str | None, open_paths: frozenset[str], open_prefixes: tuple[str, ...]):
+        self.app = app
+        self.key = api_key.encode() if api_key else None
+        self.open_paths, self.open_prefixes = open_paths, open_prefixes
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and self.key and not _path_in(scope.get("path", ""), self.open_paths,
+                                                                  self.open_prefixes):
+            given = _header(scope, b"x-api-key") or b""
+            if not secrets.compare_digest(given, self.key):
+                await _Exchange(scope, send).answer(401, "unauthorized",
+                                                    "send the service's API key in the X-API-Key header")
                 return
         await self.app(scope, receive, send)
 
 
 class BusyGate:
-    """Answer 503 ``busy`` at once, before the upload is read, when the inference pool is already full.
+    """Answer 503 ``busy`` at once, before the upload is read, when the inference pool is already full or the
+    photo uploads in flight (being received, waiting or read) reach their count or their bytes.
 
     The pool refuses overflow itself too (api.queue); checking here as well means a refused client costs the
     server almost nothing (no multipart parsing), so overload does not slow down the requests being served.
+    Upload bytes are counted as they arrive, so chunked uploads are held to the same budget.
     """
 
-    def __init__(self, app, pool_of, paths: tuple[str, ...]):
+    def __init__(self, app, pool_of, paths: tuple[str, ...], max_uploads: int, max_bytes: int):
         self.app = app
         self.pool_of = pool_of  # () -> InferencePool: the app replaces its pool on each start
         self.paths = paths
+        self.max_uploads, self.max_bytes = max_uploads, max_bytes
+        self.uploads = 0  # requests admitted and not yet answered, on the event loop thread only
+        self.upload_bytes = 0
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] == "http" and scope.get("method") == "POST" and scope.get("path") in self.paths:
-            pool = self.pool_of()
-            if pool.in_flight >= pool.capacity:
-                response = error_response(503, "busy", f"all {pool.workers} workers are busy and the queue is full; "
-                                                       "retry shortly", {"Retry-After": str(pool.retry_after_s)})
-                await response(scope, receive, send)
+        if not (scope["type"] == "http" and scope.get("method") == "POST" and scope.get("path") in self.paths):
+            await self.app(scope, receive, send)
+            return
+        exchange = _Exchange(scope, send)
+        pool = self.pool_of()
+        length = _header(scope, b"content-length")
+        declared = int(length) if length is not None and length.strip().isdigit() else 0
+        if pool.in_flight >= pool.capacity or self.uploads >= self.max_uploads:
+            await exchange.answer(503, "busy", f"all {pool.workers} workers are busy and the queue is full; retry "
+                                               "shortly", self._retry_after(pool))
+            return
+        if self.upload_bytes + declared > self.max_bytes:
+            await exchange.answer(503, "busy", "too many photos are being received; retry shortly",
+                                  self._retry_after(pool))
+            return
+        self.uploads += 1
+        counted = 0
+
+        async def counted_receive():
+            nonlocal counted
+            message = await receive()
+            if message["type"] == "http.request" and message.get("body"):
+                size = len(message["body"])
+                if self.upload_bytes + size > self.max_bytes:
+                    await exchange.refuse(503, "busy", "too many photos are being received; retry shortly",
+                                          self._retry_after(pool))
+                counted += size
+                self.upload_bytes += size
+            return message
+
+        try:
+            await self.app(scope, counted_receive, exchange.send)
+        except RequestRefused:
+            pass
+        finally:
+            self.uploads -= 1
+            self.upload_bytes -= counted
+
+    @staticmethod
+    def _retry_after(pool) -> dict[str, str]:
+        return {"Retry-After": str(pool.retry_after_s)}
+
+
+class JsonLimitMiddleware:
+    """A JSON body is parsed once here, before the app parses it, so nesting over ``max_depth`` (which makes
+    Python's parser recurse until it fails) is a 400 ``bad_json``; the body is then handed on unchanged.
+    Its size is already bounded by BodyLimitMiddleware, outside this one."""
+
+    def __init__(self, app, max_depth: int):
+        self.app = app
+        self.max_depth = max_depth
+
+    async def __call__(self, scope, receive, send):
+        content_type = (_header(scope, b"content-type") or b"").split(b";")[0].strip().lower()
+        if scope["type"] != "http" or not (content_type == b"application/json" or content_type.endswith(b"+json")):
+            await self.app(scope, receive, send)
+            return
+        chunks, more = [], True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                await self.app(scope, _replay([message]), send)
                 return
-        await self.app(scope, receive, send)
+            chunks.append(message.get("body", b""))
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        try:
+            loads_limited(body, self.max_depth)
+        except JsonLimitError as err:
+            await error_response(400, "bad_json", str(err))(scope, _no_body, send)
+            return
+        except ValueError:  # not JSON: the app says so in its own words
+            pass
+        await self.app(scope, _replay([{"type": "http.request", "body": body, "more_body": False}], receive), send)
+
+
+def _replay(messages: list[dict], then=None):
+    """A ``receive`` that gives ``messages`` first, then defers to ``then`` (or reports a disconnect)."""
+    pending = list(messages)
+
+    async def receive():
+        if pending:
+            return pending.pop(0)
+        if then is not None:
+            return await then()
+        return {"type": "http.disconnect"}
+
+    return receive

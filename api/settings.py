@@ -25,8 +25,23 @@ class Settings(BaseSettings):
     api_key: str | None = None
     #: Origins allowed to call the API from a browser, comma-separated (``*`` for any); empty: same origin only.
     cors_origins: str = ""
-    #: Largest accepted upload, in bytes (20 MB: a full-resolution phone photo fits easily).
+    #: Largest accepted photo, in bytes (20 MiB: a full-resolution phone photo fits easily). The request around it
+    #: may be ``FORM_OVERHEAD_BYTES`` more (the multipart form's boundaries and other fields).
     max_upload_bytes: int = Field(default=20 * 1024 * 1024, gt=0)
+    #: Largest body of every other request (JSON), and of a JSON form field such as ``options``.
+    max_json_bytes: int = Field(default=256 * 1024, gt=0)
+    #: Deepest nesting of objects and arrays in any JSON the service parses (a Hand JSON nests 4 deep).
+    max_json_depth: int = Field(default=32, gt=0)
+    #: Photo uploads in flight at once (being received, waiting or read); default twice the pool's capacity.
+    max_uploads_in_flight: int | None = Field(default=None, gt=0)
+    #: Bytes of photo uploads held at once, counted as they arrive.
+    max_upload_bytes_in_flight: int = Field(default=256 * 1024 * 1024, gt=0)
+    #: Seconds a client has to send a request's headers (from the connection or the end of the previous answer).
+    header_timeout_s: float = Field(default=10.0, gt=0)
+    #: Seconds a client has to send a request's whole body, from the end of its headers.
+    body_timeout_s: float = Field(default=60.0, gt=0)
+    #: Seconds an idle keep-alive connection stays open between requests.
+    keep_alive_s: float = Field(default=5.0, gt=0)
     #: Largest accepted image, in pixels (width x height), checked from the header before decoding.
     max_pixels: int = Field(default=50_000_000, gt=0)
     #: Threads running the detector: one per core by default.
@@ -54,6 +69,9 @@ class Settings(BaseSettings):
         if value not in ("DEBUG", "INFO", "WARNING", "ERROR"):
             raise ValueError("log level must be DEBUG, INFO, WARNING or ERROR")
         return value
+
+    def uploads_in_flight(self) -> int:
+        return self.max_uploads_in_flight or 2 * (self.workers + self.queue_size)
 
     def inference_threads(self) -> int:
         return self.threads or default_threads(self.workers)

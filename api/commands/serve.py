@@ -10,6 +10,8 @@ def register(sub) -> None:
     parser = sub.add_parser("serve", help="run the HTTP API and the web page",
                             description="Run the HTTP API and the phone web page. Environment: MJLENS_API_KEY, "
                                         "MJLENS_CORS_ORIGINS, MJLENS_MAX_UPLOAD_BYTES, MJLENS_MAX_PIXELS, "
+                                        "MJLENS_MAX_JSON_BYTES, MJLENS_HEADER_TIMEOUT_S, MJLENS_BODY_TIMEOUT_S, "
+                                        "MJLENS_KEEP_ALIVE_S (docs/api.md lists them all), "
                                         "MJLENS_WORKERS, MJLENS_THREADS, MJLENS_SPIN, MJLENS_QUEUE_SIZE, MJLENS_MODEL, "
                                         "MJLENS_LOG_LEVEL.")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: every interface)")
@@ -19,10 +21,10 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    import uvicorn
     from pydantic import ValidationError
 
     from ..app import create_app
+    from ..server import serve
     from ..settings import Settings
 
     if not 0 < args.port < 65536:
@@ -33,7 +35,7 @@ def run(args) -> int:
         raise UsageError(f"bad MJLENS_* setting: {err.errors()[0]['loc'][0]}: {err.errors()[0]['msg']}") from None
     app = create_app(settings)
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning", access_log=False)
+        serve(app, args.host, args.port, settings)
     except OSError as err:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {err.strerror or err}") from None
     return 0

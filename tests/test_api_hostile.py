@@ -1,0 +1,385 @@
+"""The service against hostile input: bodies bounded as they arrive, the key checked before any body is read,
+uploads in flight bounded, JSON nesting bounded, slow clients timed out, short error messages, every route
+behind the key but the open ones, and photos whose decode would cost too much refused from the header.
+
+The timed part (load, memory, CPU per file) is benchmarks/bench_hostile.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import socket
+import struct
+import threading
+import time
+import zlib
+
+import pytest
+from api_fakes import BlockingRecognizer, FakeRecognizer, sample_photo
+from fastapi.routing import APIRoute
+from fastapi.testclient import TestClient
+from PIL import Image
+from starlette.routing import Mount
+
+from mjlens.api.app import FORM_OVERHEAD_BYTES, OPEN_PATHS, OPEN_PREFIXES, create_app
+from mjlens.api.errors import MAX_MESSAGE_CHARS
+from mjlens.api.settings import Settings
+from mjlens.vision.imageio import DecodeBudget, ImageError, load_image
+
+HAND = {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "1z", "1z"],
+        "melds": [{"kind": "pung", "tiles": ["5z", "5z", "5z"]}], "winning_tile": "9s"}
+
+
+def make_app(recognizer=None, **settings):
+    settings.setdefault("model", "no-such-model.onnx")
+    return create_app(Settings(**settings), recognizer=recognizer or FakeRecognizer())
+
+
+def assert_error(response, status: int, code: str) -> dict:
+    assert response.status_code == status, response.text
+    assert response.json()["error"]["code"] == code
+    return response.json()["error"]
+
+
+# -- raw ASGI calls: what the server hands the app, chunk by chunk ---------------------------------------------
+class Body:
+    """A request body as the server delivers it: ``chunks`` then the end, or forever (``endless``); counts what
+    the app pulled, and can stall (``stall_s``) before each chunk like a slow client."""
+
+    def __init__(self, chunks=(), endless: bytes | None = None, stall_s: float = 0.0):
+        self.chunks, self.endless, self.stall_s = list(chunks), endless, stall_s
+        self.pulled = 0
+
+    async def receive(self):
+        if self.stall_s:
+            await asyncio.sleep(self.stall_s)
+        self.pulled += 1
+        if self.endless is not None and self.chunks:
+            return {"type": "http.request", "body": self.chunks.pop(0), "more_body": True}
+        if self.endless is not None:
+            return {"type": "http.request", "body": self.endless, "more_body": True}
+        if self.chunks:
+            chunk = self.chunks.pop(0)
+            return {"type": "http.request", "body": chunk, "more_body": bool(self.chunks)}
+        await asyncio.sleep(3600)  # the body is over: wait for a disconnect that never comes
+
+
+async def asgi_call(app, method: str, path: str, body: Body, headers: dict[str, str] | None = None):
+    """(status, response headers, JSON body) of one request sent straight to the ASGI app."""
+    sent: list[dict] = []
+    raw_headers = [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "path": path,
+             "raw_path": path.encode(), "root_path": "", "scheme": "http", "query_string": b"",
+             "headers": raw_headers, "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8000), "state": {}}
+
+    async def send(message):
+        sent.append(message)
+
+    await app(scope, body.receive, send)
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    content = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], dict(start["headers"]), json.loads(content) if content else None
+
+
+def run(coroutine):
+    return asyncio.run(coroutine)
+
+
+CHUNKED = {"Transfer-Encoding": "chunked", "Content-Type": "application/json"}
+UPLOAD = {"Transfer-Encoding": "chunked", "Content-Type": "multipart/form-data; boundary=b"}
+#: The start of a multipart photo upload; endless bytes of photo follow.
+PART = b'--b\r\nContent-Disposition: form-data; name="image"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n'
+
+
+def endless_upload(chunk: int, stall_s: float = 0.0) -> Body:
+    return Body(chunks=[PART], endless=b"x" * chunk, stall_s=stall_s)
+
+
+def test_a_chunked_json_body_is_refused_as_soon_as_it_passes_the_limit():
+    app = make_app(max_json_bytes=100_000)
+    body = Body(endless=b"[" * 10_000)
+    status, headers, answer = run(asgi_call(app, "POST", "/v1/score", body, CHUNKED))
+    assert (status, answer["error"]["code"]) == (413, "request_too_large")
+    assert body.pulled == 11  # the chunk that passed 100 000 bytes was the last one read
+    assert headers[b"connection"] == b"close"
+    assert "100000 bytes" in answer["error"]["message"]
+
+
+def test_a_chunked_upload_is_refused_as_soon_as_it_passes_the_limit():
+    app = make_app(max_upload_bytes=1_000_000)
+    body = endless_upload(65_536)
+    status, _, answer = run(asgi_call(app, "POST", "/v1/recognize", body, UPLOAD))
+    assert (status, answer["error"]["code"]) == (413, "request_too_large")
+    assert (body.pulled - 1) * 65_536 <= 1_000_000 + FORM_OVERHEAD_BYTES + 65_536  # the form's start, then data
+    # the message and the docs say the same limit: the photo's, plus the form around it
+    assert "1000000 bytes of photo" in answer["error"]["message"]
+
+
+def test_a_declared_length_over_the_limit_is_refused_before_reading():
+    app = make_app()
+    body = Body(endless=b"x")
+    headers = {"Content-Length": str(21 * 2**20), "Content-Type": "multipart/form-data; boundary=b"}
+    status, _, answer = run(asgi_call(app, "POST", "/v1/recognize", body, headers))
+    assert (status, body.pulled) == (413, 0)
+    assert "20971520 bytes of photo" in answer["error"]["message"]
+
+
+@pytest.mark.parametrize("path", ["/v1/score", "/v1/recognize", "/v1/nothing-here", "/openapi.json", "/docs"])
+def test_without_the_key_nothing_is_read(path):
+    app = make_app(api_key="s3cret")
+    body = Body(endless=b"{" * 65_536)
+    status, _, answer = run(asgi_call(app, "POST", path, body, CHUNKED))
+    assert (status, answer["error"]["code"], body.pulled) == (401, "unauthorized", 0)
+
+
+def test_a_body_that_does_not_arrive_in_time_is_answered_408():
+    app = make_app(body_timeout_s=0.3)
+    body = Body(chunks=[b'{"rules": ', b'"mcr"}'], stall_s=0.2)
+    status, headers, answer = run(asgi_call(app, "POST", "/v1/score", body, CHUNKED))
+    assert (status, answer["error"]["code"]) == (408, "request_timeout")
+    assert headers[b"connection"] == b"close"
+
+
+def test_answers_to_bodiless_requests_keep_the_connection():
+    status, headers, _ = run(asgi_call(make_app(), "GET", "/healthz", Body()))
+    assert status == 200 and b"connection" not in headers
+
+
+# -- uploads in flight -----------------------------------------------------------------------------------------
+def test_uploads_in_flight_are_bounded_in_count():
+    """An upload still being received holds its place: one more than the bound is a quick 503."""
+    app = make_app(BlockingRecognizer(), max_uploads_in_flight=1)
+
+    async def scenario():
+        slow = endless_upload(1000, stall_s=0.05)
+        held = asyncio.create_task(asgi_call(app, "POST", "/v1/recognize", slow, UPLOAD))
+        await asyncio.sleep(0.2)
+        second = endless_upload(1000)
+        refused = await asgi_call(app, "POST", "/v1/photo-score", second, UPLOAD)
+        held.cancel()
+        return refused, second.pulled
+
+    (status, headers, answer), pulled = run(scenario())
+    assert (status, answer["error"]["code"], pulled) == (503, "busy", 0)
+    assert headers[b"retry-after"] == b"1"
+
+
+def test_uploads_in_flight_are_bounded_in_bytes():
+    app = make_app(max_upload_bytes_in_flight=200_000)
+    body = endless_upload(50_000)
+    status, _, answer = run(asgi_call(app, "POST", "/v1/recognize", body, UPLOAD))
+    assert (status, answer["error"]["code"]) == (503, "busy")
+    assert body.pulled == 5  # the form's start, then 50 000 bytes at a time until 200 000 would be passed
+    declared = {"Content-Length": "300000", "Content-Type": "multipart/form-data; boundary=b"}
+    status, _, _ = run(asgi_call(app, "POST", "/v1/recognize", Body(endless=b"x"), declared))
+    assert status == 503
+    # the counts are given back when the requests end
+    gate = _busy_gate(app)
+    assert (gate.uploads, gate.upload_bytes) == (0, 0)
+
+
+def _busy_gate(app):
+    from mjlens.api.middleware import BusyGate
+
+    layer = app.middleware_stack  # built on the app's first call
+    while not isinstance(layer, BusyGate):
+        layer = layer.app
+    return layer
+
+
+# -- JSON --------------------------------------------------------------------------------------------------------
+@pytest.fixture
+def client():
+    with TestClient(make_app(), raise_server_exceptions=False) as c:
+        yield c
+
+
+@pytest.mark.parametrize("depth", [40, 1_000, 100_000])
+def test_deep_json_bodies_are_400(client, depth):
+    body = '{"rules": "mcr", "hand": ' + '{"a": ' * depth + "1" + "}" * depth + "}"
+    r = client.post("/v1/score", content=body[:200_000], headers={"Content-Type": "application/json"})
+    assert_error(r, 400, "bad_json")  # the deepest cut short: too deep before it is seen to be incomplete
+
+
+def test_deep_json_in_the_options_field_is_400_not_500(client):
+    options = "[" * 1_000 + "]" * 1_000
+    r = client.post("/v1/photo-score", files={"image": ("a.jpg", sample_photo(), "image/jpeg")},
+                    data={"rules": "mcr", "options": options})
+    assert "nested" in assert_error(r, 400, "bad_json")["message"]
+    r = client.post("/v1/photo-score", files={"image": ("a.jpg", sample_photo(), "image/jpeg")},
+                    data={"rules": "mcr", "options": json.dumps({"k": "v" * 300_000})})
+    assert_error(r, 400, "bad_field")
+
+
+def test_context_must_be_an_object(client):
+    for context in ([], "E", 3):
+        assert_error(client.post("/v1/score", json={"rules": "mcr", "hand": {**HAND, "context": context}}),
+                     400, "bad_context")
+    assert client.post("/v1/score", json={"rules": "mcr", "hand": {**HAND, "context": None}}).status_code == 200
+
+
+def test_error_messages_quote_only_a_prefix(client):
+    r = client.post("/v1/score", json={"rules": "x" * 200_000, "hand": HAND})
+    error = assert_error(r, 400, "unknown_rules")
+    assert len(error["message"]) <= MAX_MESSAGE_CHARS and len(r.content) < 1000
+    r = client.post("/v1/score", json={"rules": "mcr", "hand": HAND, "z" * 100_000: 1})
+    assert len(assert_error(r, 400, "bad_field")["message"]) <= MAX_MESSAGE_CHARS
+
+
+def test_head_on_the_page_and_health(client):
+    for path in ("/", "/healthz", "/readyz"):
+        r = client.head(path)
+        assert r.status_code == 200 and r.content == b""
+
+
+def test_redoc_is_not_served(client):
+    assert_error(client.get("/redoc"), 404, "not_found")
+
+
+# -- every route with and without the key ----------------------------------------------------------------------
+def _every_path(routes, prefix: str = "") -> list[tuple[str, str]]:
+    """(method, a concrete path) for every route and mount of the app, routers included from it too."""
+    out = []
+    for route in routes:
+        if hasattr(route, "original_router"):  # a router included by reference (FastAPI >= 0.16x)
+            out += _every_path(route.original_router.routes, prefix + getattr(route.include_context, "prefix", ""))
+        elif isinstance(route, Mount):
+            out.append(("GET", prefix + route.path + ("/style.css" if route.path == "/static" else "/x.css")))
+        elif isinstance(route, APIRoute) or hasattr(route, "methods"):
+            path = prefix + route.path.replace("{", "").replace("}", "")
+            out.extend((method, path) for method in sorted(route.methods or {"GET"}))
+    return out
+
+
+def _is_open(path: str) -> bool:
+    return path in OPEN_PATHS or path.startswith(OPEN_PREFIXES)
+
+
+def test_every_route_needs_the_key_but_the_open_ones():
+    app = make_app(api_key="s3cret")
+    paths = _every_path(app.routes)
+    assert {("GET", "/openapi.json"), ("GET", "/docs"), ("POST", "/v1/score"), ("GET", "/static/style.css")} <= \
+        set(paths)
+    with TestClient(app, raise_server_exceptions=False) as c:
+        for method, path in paths:
+            without = c.request(method, path)
+            with_key = c.request(method, path, headers={"X-API-Key": "s3cret"})
+            if _is_open(path):
+                assert without.status_code != 401, (method, path)
+            else:
+                assert without.status_code == 401, (method, path)
+            assert with_key.status_code not in (401, 500), (method, path, with_key.text)
+
+
+# -- photos whose decode would cost too much ----------------------------------------------------------------------
+def _png_header(width: int, height: int, bit_depth: int = 8, color_type: int = 2, crc_ok: bool = True,
+                padding: int = 0) -> bytes:
+    def chunk(kind: bytes, body: bytes, ok: bool = True) -> bytes:
+        crc = zlib.crc32(kind + body) ^ (0 if ok else 1)
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
+    ihdr = struct.pack(">IIBBBBB", width, height, bit_depth, color_type, 0, 0, 0)
+    text = chunk(b"tEXt", b"padding\0" + b"x" * padding) if padding else b""
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr, crc_ok) + text + chunk(b"IDAT", zlib.compress(b"\0" * 64))
+            + chunk(b"IEND", b""))
+
+
+def _image_error(data: bytes, **kwargs) -> ImageError:
+    with pytest.raises(ImageError) as info:
+        load_image(data, **kwargs)
+    return info.value
+
+
+def test_a_bad_crc_png_is_corrupt_not_alien(client):
+    assert _image_error(_png_header(100, 100, crc_ok=False)).code == "corrupt_image"
+    r = client.post("/v1/recognize", files={"image": ("a.png", _png_header(100, 100, crc_ok=False), "image/png")})
+    assert_error(r, 400, "corrupt_image")
+
+
+def test_a_huge_png_is_refused_in_the_services_words():
+    error = _image_error(_png_header(30_000, 30_000))
+    assert error.code == "too_many_pixels" and "bomb" not in error.message.lower()
+    assert "50 megapixels" in error.message
+
+
+def test_a_sixteen_bit_rgba_png_is_refused_from_its_header():
+    started = time.process_time()
+    png = _png_header(7_000, 7_000, bit_depth=16, color_type=6, padding=60_000)  # as many bytes as a photo's
+    error = _image_error(png, target_side=1024)
+    assert error.code == "too_many_pixels" and "pixel data" in error.message
+    assert time.process_time() - started < 5  # refused without inflating 392 MB (a loose bound, not a timing)
+
+
+def test_a_sparse_lossless_webp_is_refused_from_its_header():
+    buf = io.BytesIO()
+    Image.new("RGB", (4_000, 3_000), (120, 130, 140)).save(buf, "WEBP", lossless=True)
+    error = _image_error(buf.getvalue(), target_side=1024)
+    assert error.code == "too_many_pixels" and "bytes per megapixel" in error.message
+
+
+def test_png_and_webp_are_reduced_to_the_size_the_reader_asks_for():
+    for fmt in ("PNG", "WEBP"):
+        buf = io.BytesIO()
+        Image.effect_noise((3_000, 2_000), 60).convert("RGB").save(buf, fmt)
+        decoded = load_image(buf.getvalue(), target_side=640)
+        assert (decoded.width, decoded.height) == (3_000, 2_000)
+        assert 640 <= decoded.bgr.shape[1] < 1_280 and decoded.scale == pytest.approx(decoded.bgr.shape[1] / 3_000)
+
+
+def test_the_decode_budget_makes_a_decode_wait_for_room():
+    budget = DecodeBudget(100)
+    budget.acquire(80)
+    waited = threading.Event()
+
+    def second():
+        budget.acquire(50)
+        waited.set()
+        budget.release(50)
+
+    thread = threading.Thread(target=second)
+    thread.start()
+    assert not waited.wait(0.2)
+    budget.release(80)
+    assert waited.wait(5)
+    thread.join()
+    assert budget.in_use == 0
+
+
+def test_a_photo_over_the_whole_decode_budget_is_refused():
+    error = _image_error(sample_photo("PNG", size=(2000, 1500)), budget=DecodeBudget(1_000_000))
+    assert error.code == "too_many_pixels" and "MiB" in error.message
+
+
+# -- the server's header timeout -----------------------------------------------------------------------------------
+def test_slow_headers_are_cut_off():
+    uvicorn = pytest.importorskip("uvicorn")
+    from mjlens.api.server import protocol_with_header_timeout
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(make_app(), log_level="error", http=protocol_with_header_timeout(0.5),
+                            timeout_keep_alive=5, lifespan="off")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        for _ in range(100):
+            if server.started:
+                break
+            time.sleep(0.05)
+        slow = socket.create_connection(("127.0.0.1", port))
+        slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")  # headers never finished
+        slow.settimeout(5)
+        started = time.monotonic()
+        assert slow.recv(100) == b""  # closed by the server, with nothing sent
+        assert time.monotonic() - started < 4
+        quick = socket.create_connection(("127.0.0.1", port))
+        quick.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        quick.settimeout(5)
+        assert quick.recv(100).startswith(b"HTTP/1.1 200")
+        quick.close()
+    finally:
+        server.should_exit = True
+        thread.join(10)
