@@ -50,7 +50,9 @@ def stop_on_signals(notify: Callable[[], None]) -> Iterator[StopRequest]:
         stop.set(signum)
         notify()
 
-    previous = {sig: signal.signal(sig, handle) for sig in (signal.SIGINT, signal.SIGTERM)}
+    # a signal the parent set to be ignored (a background job's SIGINT, nohup) stays ignored
+    previous = {sig: signal.signal(sig, handle) for sig in (signal.SIGINT, signal.SIGTERM)
+                if signal.getsignal(sig) is not signal.SIG_IGN}
     try:
         yield stop
     finally:

@@ -23,9 +23,10 @@ from .label_inputs import Photo
 from .label_outputs import Failure
 from .label_work import LabelSettings, Outcome, RecognizerRecipe, label_photo
 
-#: Photos a dataset block holds at most: small blocks spread a short run over every worker and report progress
-#: often; more photos a block cost less scheduling on a long run.
-MAX_PHOTOS_PER_BLOCK = 8
+#: Photos a dataset block holds at most: a worker hands back a block's results when all its photos are done, so
+#: small blocks report progress often, stop soon after a Ctrl-C and spread a short run over every worker; more
+#: photos a block cost less scheduling (a few ms a block, against 0.1 s or more a photo).
+MAX_PHOTOS_PER_BLOCK = 4
 #: Blocks per worker at least, so that no worker waits while another has a queue.
 BLOCKS_PER_WORKER = 4
 

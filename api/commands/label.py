@@ -64,17 +64,21 @@ def recognizer_recipe(args):
 
     check_model_flags(args)
     return RecognizerRecipe(model=args.model, classifier=args.classifier, conf=args.conf,
-                            bonus_conf=args.bonus_conf, back_conf=args.back_conf, input_size=args.input_size)
+                            bonus_conf=args.bonus_conf, back_conf=args.back_conf, input_size=args.input_size,
+                            profile=args.profile)
 
 
 def load_checked(recipe, threads: int):
     """The recognizer; a missing or bad model is exit 2 with its reason."""
     from mjlens.vision.detector import ModelError
+    from mjlens.vision.profile import ProfileError
 
     try:
         return recipe.load(threads)
     except ModelError as err:
         raise UsageError(err.message) from None
+    except ProfileError as err:
+        raise UsageError(f"--profile: {err.code}: {err.message}") from None
 
 
 def make_engine(args, settings) -> contextlib.AbstractContextManager:
@@ -134,23 +138,27 @@ def run(args) -> int:
                 if outcome.failure:
                     failures.append(outcome.failure)
                     progress.console.print(f"mjlens label: {_shown(outcome.failure.relative)}: "
-                                           f"{outcome.failure.code}: {outcome.failure.message}")
+                                           f"{outcome.failure.code}: {outcome.failure.message}", soft_wrap=True)
 
             def on_stop() -> None:
                 progress.console.print("mjlens label: stopping: no more photos are started; what is done is kept "
-                                       "(Ctrl-C again stops at once)")
+                                       "(Ctrl-C again stops at once)", soft_wrap=True)
 
             with stop_on_signals(on_stop) as stop:
                 engine.run(todo, on_outcome, stop)
 
     labelled = write_outputs(output, photos, args, failures)
-    new = sum(1 for o in outcomes if o.failure is None)
+    # Ray drops the results in flight at a stop, though their photos may be done: those count from the disk
+    reported = {o.photo.key for o in outcomes}
+    unreported_done = 0 if args.redo else sum(1 for p in todo if p.key not in reported and is_done(output, p))
+    new = sum(1 for o in outcomes if o.failure is None) + unreported_done
     print(f"mjlens label: {plural(labelled, 'photo')} labelled in {out} ({new} new, {len(photos) - len(todo)} "
           f"already done, {len(failures)} failed: {out / FAILED_LIST}); review: {out / 'review.html'}",
           file=sys.stderr)
     if stop is not None and stop.is_set():
-        print(f"mjlens label: stopped: {plural(len(todo) - len(outcomes), 'photo')} remain; run the same command "
-              "again to resume", file=sys.stderr)
+        remain = len(todo) - len(reported) - unreported_done
+        print(f"mjlens label: stopped: {plural(remain, 'photo')} remain; run the same command again to resume",
+              file=sys.stderr)
         return 128 + (stop.signum or signal.SIGINT)
     return EXIT_OK
 
