@@ -34,8 +34,25 @@ def run(args) -> int:
     except ValidationError as err:
         raise UsageError(f"bad MJLENS_* setting: {err.errors()[0]['loc'][0]}: {err.errors()[0]['msg']}") from None
     app = create_app(settings)
+    print(f"mjlens serve: the phone page at {page_url(args.host, args.port)} (the API under /v1, Ctrl-C to stop)",
+          flush=True)
     try:
         serve(app, args.host, args.port, settings)
     except OSError as err:
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {err.strerror or err}") from None
     return 0
+
+
+def page_url(host: str, port: int) -> str:
+    """The address to open: for every interface (0.0.0.0, ::), this machine's address on its network, which a phone
+    on the same network can reach (no packet is sent to find it); an IPv6 address in brackets."""
+    import socket
+
+    if host in ("0.0.0.0", "::", ""):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+                probe.connect(("10.254.254.254", 1))  # a UDP connect only picks the outgoing interface
+                host = probe.getsockname()[0]
+        except OSError:  # no network: the machine itself
+            host = "127.0.0.1"
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
