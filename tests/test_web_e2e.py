@@ -173,3 +173,41 @@ def test_bad_photo_shows_the_error(server, browser, tmp_path):
     WebDriverWait(browser, 20).until(lambda d: "not_an_image" in d.find_element(By.ID, "status").text,
                                      message=f"status: {browser.find_element(By.ID, 'status').text!r}")
     assert not browser.find_elements(By.CSS_SELECTOR, "#boxes .box")
+
+
+def test_a_hand_that_does_not_win_shows_its_waits_or_what_to_discard(server, browser, tmp_path):
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes(sample_photo())
+    wait = WebDriverWait(browser, 20)
+    browser.get(server + "/")
+    Select(browser.find_element(By.ID, "rules")).select_by_value("mcr")
+    browser.find_element(By.ID, "photo-input").send_keys(str(photo))
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#score-items tbody tr"))
+    assert not browser.find_element(By.ID, "progress").is_displayed()  # a winning hand: no waits to show
+
+    # the winning tile left out: thirteen tiles, ready on 6s and 9s, each with the copies left and what it pays
+    _place(browser, wait, 13, "Not in hand")
+    wait.until(lambda d: d.find_element(By.ID, "progress").is_displayed())
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#progress .waits li")) == 2)
+    assert "Ready" in browser.find_element(By.ID, "progress-shanten").text
+    waits = {li.get_attribute("data-tile"): li.text for li in browser.find_elements(By.CSS_SELECTOR,
+                                                                                     "#progress .waits li")}
+    assert set(waits) == {"6s", "9s"} and "4 left" in waits["6s"] and "4 left" in waits["9s"]
+    assert "discard" in waits["9s"] and "self-drawn" in waits["9s"] and "番" in waits["9s"]
+    browser.execute_script("arguments[0].scrollIntoView()", browser.find_element(By.ID, "progress"))
+    browser.save_screenshot(str(tmp_path / "phone-waits.png"))
+
+    # back in, and 1m read as 9m: fourteen tiles that do not win, and which to discard
+    browser.execute_script("window.scrollTo(0, 0)")
+    _place(browser, wait, 13, "Winning tile")
+    browser.find_element(By.CSS_SELECTOR, '#boxes .box[data-i="0"]').click()
+    wait.until(ec.visibility_of_element_located((By.ID, "palette")))
+    browser.find_element(By.CSS_SELECTOR, '#palette .tile[data-code="9m"]').click()
+    browser.find_element(By.ID, "editor-done").click()
+    first = '#discards > li[data-tile="9m"]:first-child'
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, f"{first} .waits li"), message="no advice for 9m first")
+    time.sleep(0.5)  # let any re-score still in flight land before reading the list
+    assert "Ready" in browser.find_element(By.CSS_SELECTOR, first).text
+    assert browser.find_element(By.CSS_SELECTOR, f"{first} .reason").text.startswith("leaves the hand ready")
+    browser.execute_script("arguments[0].scrollIntoView()", browser.find_element(By.ID, "progress"))
+    browser.save_screenshot(str(tmp_path / "phone-advice.png"))

@@ -1,4 +1,5 @@
-/* mjlens phone page: photo -> tiles (POST /v1/recognize) -> corrections -> score (POST /v1/score).
+/* mjlens phone page: photo -> tiles (POST /v1/recognize) -> corrections -> score (POST /v1/score); a hand that
+ * does not win gets its waits, or what to discard, from POST /v1/advise.
  * Plain JavaScript, no build step and nothing from a CDN, so it works on a LAN without internet.
  * The page keeps its own list of tiles, each with a place in the hand (role), and rebuilds the Hand JSON
  * (CONVENTIONS §2) from it after every correction, then asks the server to score it again. */
@@ -393,9 +394,20 @@ async function scoreNow() {
       body: JSON.stringify({ rules, hand: buildHand(), options: readOptions() }),
     });
     if (seq === state.scoreSeq) renderScore(result);
+    const code = (result.error || {}).code;
+    const progress = !result.valid && (code === "tile_count" || code === "not_winning")
+      ? await api("/v1/advise", {
+        method: "POST", headers: { "Content-Type": "application/json" }, signal: state.scoreAbort.signal,
+        body: JSON.stringify({ rules, hand: buildHand(), options: readOptions() }),
+      }).catch((err) => { if (err.name === "AbortError") throw err; return null; })
+      : null;
+    if (seq === state.scoreSeq) renderProgress(progress);
   } catch (err) {
     if (err.name === "AbortError") return;
-    if (seq === state.scoreSeq) renderScore({ rules, valid: false, error: { code: err.code, message: err.message } });
+    if (seq === state.scoreSeq) {
+      renderScore({ rules, valid: false, error: { code: err.code, message: err.message } });
+      renderProgress(null);
+    }
   } finally {
     if (seq === state.scoreSeq) $("#score").classList.remove("pending");
   }
@@ -447,6 +459,54 @@ function renderScore(result) {
   }
   for (const warning of result.warnings || []) parts.push(el("p", { class: "warning", text: "⚠ " + warning }));
   body.replaceChildren(...parts);
+}
+
+// -- a hand that has not won: its waits, or what to discard (POST /v1/advise) ------------------------------------
+function pays(score, unit) {
+  if (score.valid) return `${score.total} ${unit}`;
+  if ((score.error || {}).code === "below_minimum") return `${score.total} ${unit} 未達起和 below minimum`;
+  return "—";
+}
+
+/** The waits as tiles, each with its copies left and what it pays on a discard and self-drawn. */
+function waitList(waits, unit) {
+  return el("ul", { class: "waits" }, ...waits.map((w) => el("li", { class: w.meets_minimum ? "" : "below",
+    "data-tile": w.tile },
+  tileChip(w.tile), el("span", { class: "left", text: `餘 ${w.left} left` }),
+  el("span", { class: "pays" }, el("span", { text: `點和 discard ${pays(w.discard, unit)}` }),
+    el("span", { text: `自摸 self-drawn ${pays(w.self_drawn, unit)}` })))));
+}
+
+function distance(shanten) {
+  if (shanten < 0) return "已和 Wins";
+  return shanten === 0 ? "聽牌 Ready" : `${shanten} 向聽 · ${shanten} from ready`;
+}
+
+function renderProgress(result) {
+  const card = $("#progress");
+  card.hidden = !(result && result.valid);
+  if (card.hidden) return;
+  const unit = UNITS[result.unit] || result.unit || "";
+  const parts = [el("p", { id: "progress-shanten", class: "total", text: distance(result.shanten) })];
+  if (result.discards) {
+    parts.push(el("h3", { text: "打哪張 What to discard" }));
+    parts.push(el("ol", { id: "discards", class: "discards" }, ...result.discards.slice(0, 5).map((d) => el("li",
+      { "data-tile": d.tile }, el("div", { class: "discard-head" }, tileChip(d.tile),
+        el("b", { text: distance(d.shanten) }),
+        el("span", { class: "muted", text: d.waits ? ` · 和張餘 ${d.winning_tiles_left} winning left`
+          : ` · 進張 ${d.useful_left} improving left` })),
+      d.waits && d.waits.length ? waitList(d.waits, unit) : null,
+      el("p", { class: "reason", text: d.reason })))));
+  } else if (result.waits && result.waits.length) {
+    parts.push(el("h3", { text: `聽 Waits on · 餘 ${result.tiles_left} left` }));
+    parts.push(waitList(result.waits, unit));
+  } else if ((result.useful || []).length) {
+    parts.push(el("h3", { text: `進張 Tiles that bring it nearer · 餘 ${result.useful_left} left` }));
+    parts.push(el("div", { class: "useful" }, ...result.useful.map((u) => el("span", { class: "useful-tile" },
+      tileChip(u.tile), el("small", { text: `×${u.left}` })))));
+  }
+  for (const warning of result.warnings || []) parts.push(el("p", { class: "warning", text: "⚠ " + warning }));
+  $("#progress-body").replaceChildren(...parts);
 }
 
 // -- wiring ------------------------------------------------------------------------------------------------------
