@@ -96,6 +96,8 @@ def find_waits(hand: Hand, facts: RuleFacts, options: dict[str, Any], left: list
         tiles = waiting_tiles(tuple(concealed), groups, facts.shapes, held)
     on_discard = replace(hand.context, self_drawn=False, kong_replacement=False)
     on_self_draw = replace(hand.context, self_drawn=True, robbing_kong=False)
+    # who discarded is a question for a discard win only (MCR refuses it with a self-drawn one)
+    self_drawn_options = {k: v for k, v in options.items() if k != "discarder"}
     out = Waits()
     for t in tiles:
         code = PLAYING_CODES[t]
@@ -104,5 +106,5 @@ def find_waits(hand: Hand, facts: RuleFacts, options: dict[str, Any], left: list
         concealed[t] -= 1
         won = Hand(hand.concealed, hand.melds, code, hand.flowers, on_discard)
         out.waits.append(Wait(code, left[t], kinds, score(won, facts.rules, options),
-                              score(replace(won, context=on_self_draw), facts.rules, options)))
+                              score(replace(won, context=on_self_draw), facts.rules, self_drawn_options)))
     return out

@@ -69,6 +69,13 @@ def test_waits_carry_both_scores_and_the_tiles_left():
     assert result["tiles_left"] == 5 and result["winning_tiles_left"] == 5
 
 
+@pytest.mark.parametrize("rules,notation", [("mcr", "123m456p78s11z [555z]"), ("cantonese", "123m456p78s11z [555z]"),
+                                            ("taiwan", "123m456m789p78s11z [555z]")])
+def test_the_discarder_option_is_for_the_discard_win_only(rules, notation):
+    result = waits(parse(notation), rules, {"discarder": "S"})
+    assert result["waits"] and all(w["discard"]["valid"] and w["self_drawn"]["valid"] for w in result["waits"])
+
+
 def test_a_wait_below_the_minimum_is_listed_as_such():
     (wait,) = waits(parse("123m456m789p234s9s"), "mcr")["waits"]  # 單調 9s: 8 fan self-drawn only
     assert wait["discard"]["error"]["code"] == "below_minimum" and wait["self_drawn"]["total"] == 8
