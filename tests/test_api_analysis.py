@@ -109,3 +109,21 @@ def test_photo_score_object_the_cli_and_api_share():
     assert "waits" not in out and "advice" not in out  # 13 tiles: not one short of Taiwan's 17
     out = photo_score(recognition, "cantonese", {})
     assert {w["tile"] for w in out["waits"]["waits"]} == {"6s", "9s"}
+
+
+@pytest.mark.parametrize("hand,key,shown", [(READY, "waits", "6s"), (ONE_TOO_MANY, "advice", "9m")])
+def test_mjlens_photo_prints_waits_or_advice(monkeypatch, tmp_path, capsys, hand, key, shown):
+    import json
+
+    import mjlens.api.commands.photo as photo_command
+    from mjlens.api.cli import main
+
+    monkeypatch.setattr(photo_command, "load_recognizer", lambda args: HandRecognizer(hand))
+    path = tmp_path / "table.jpg"
+    path.write_bytes(sample_photo())
+    assert main(["photo", str(path), "--rules", "mcr", "--json"]) == 2  # the hand does not win: exit 2, as before
+    out = json.loads(capsys.readouterr().out)
+    assert out[key]["valid"] and out[key]["shanten"] == 0
+    assert main(["photo", str(path), "--rules", "mcr"]) == 2
+    captured = capsys.readouterr()
+    assert "ready" in captured.out and shown in captured.out
