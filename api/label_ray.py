@@ -2,7 +2,8 @@
 of actors that each load the recognizer once and run the same ``label_photo`` as the local engine. The input and
 output folders must be the same path on every node (a shared folder: docs/label-cluster.md).
 
-Without ``address`` it starts Ray on this machine alone (quiet, no dashboard); with one it joins that cluster.
+Without ``address`` (or ``RAY_ADDRESS``) it starts Ray on this machine alone (quiet, no dashboard); with one it
+joins that cluster.
 A stop request stops taking results and shuts the run down: the photos in flight are dropped, and the next
 run labels them (their outputs are written whole or not at all).
 """
@@ -33,7 +34,7 @@ BLOCKS_PER_WORKER = 4
 
 @dataclass(frozen=True)
 class RayOptions:
-    address: str | None = None  # None: a Ray of this machine alone, started for the run
+    address: str | None = None  # None: $RAY_ADDRESS where set, else a Ray of this machine alone, started for the run
     workers: int | None = None  # actors; None: one per CPU the cluster has
     cpus_per_worker: int = 1  # CPUs Ray reserves for each actor, and its inference threads
 
@@ -66,10 +67,11 @@ class RayEngine:
 
     def __enter__(self) -> RayEngine:
         if not ray.is_initialized():
-            local = self.options.address is None
-            cpus = (self.options.workers or os.cpu_count() or 1) * self.options.cpus_per_worker if local else None
-            ray.init(address=self.options.address, num_cpus=cpus, include_dashboard=False,
-                     logging_level=logging.ERROR, log_to_driver=False)
+            # RAY_ADDRESS is how `ray job submit` and KubeRay's RayJob point a command at their cluster
+            address = self.options.address or os.environ.get("RAY_ADDRESS") or None
+            cpus = None if address else (self.options.workers or os.cpu_count() or 1) * self.options.cpus_per_worker
+            ray.init(address=address, num_cpus=cpus, include_dashboard=False, logging_level=logging.ERROR,
+                     log_to_driver=False)
             self._started = True
         context = ray.data.DataContext.get_current()
         context.enable_progress_bars = False

@@ -230,3 +230,17 @@ def test_long_and_colliding_names_are_labelled_under_names_that_say_so(fake, tmp
     # the same names again: nothing is labelled twice
     assert main(["label", str(folder), "--out", str(out)]) == 0
     assert fake.calls == 6 and "0 new, 6 already done" in capsys.readouterr().err
+
+
+def test_the_ray_engine_without_ray_says_what_to_install(fake, photos, tmp_path, monkeypatch, capsys):
+    import importlib.util
+
+    found = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *rest: None if name == "ray" else found(name, *rest))
+    assert main(["label", str(photos), "--out", str(tmp_path / "o"), "--engine", "ray"]) == 2
+    assert "pip install 'mjlens[cluster]'" in capsys.readouterr().err
+
+
+def test_an_address_needs_the_ray_engine(fake, photos, tmp_path, capsys):
+    assert main(["label", str(photos), "--out", str(tmp_path / "o"), "--address", "auto"]) == 2
+    assert "--address needs --engine ray" in capsys.readouterr().err

@@ -26,7 +26,8 @@ from mjlens.api.label_outputs import OutputFolder  # noqa: E402
 from mjlens.api.label_ray import RayEngine, RayOptions  # noqa: E402
 from mjlens.api.label_work import LabelSettings, RecognizerRecipe  # noqa: E402
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "examples"
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -97,6 +98,8 @@ def test_ray_labels_resume_and_count_bad_files_with_one_load_per_worker(photos, 
 
 
 def test_both_engines_write_the_same_label_files(tmp_path, monkeypatch):
+    if not (REPO / "models" / "mjlens-tiles.onnx").is_file():
+        pytest.skip("models/mjlens-tiles.onnx is not present")
     monkeypatch.setenv("MJLENS_THREADS", "1")  # the Ray workers read with one thread each: the same arithmetic
     local, clustered = tmp_path / "local", tmp_path / "ray"
     for out, engine in ((local, "local"), (clustered, "ray")):
