@@ -18,6 +18,8 @@ from pathlib import Path
 
 from mjlens.vision.imageio import MAX_BYTES, ImageError
 
+from .label_outputs import Failure
+
 IMAGE_SUFFIXES = frozenset({".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif"})
 
 #: The longest output name a photo's key may give: the key takes a suffix of up to five bytes (".jpeg",
@@ -41,15 +43,6 @@ class Photo:
 
 
 @dataclass(frozen=True)
-class Skipped:
-    """A file left out, and why (a stable code and a message): it is listed with the failed photos."""
-
-    relative: str
-    code: str
-    message: str
-
-
-@dataclass(frozen=True)
 class Renamed:
     """A photo whose output name is not its plain key (too long, or taken by another photo)."""
 
@@ -61,7 +54,7 @@ class Renamed:
 @dataclass(frozen=True)
 class PhotoList:
     photos: list[Photo]
-    skipped: list[Skipped]
+    skipped: list[Failure]
     renamed: list[Renamed]
 
 
@@ -71,12 +64,12 @@ def find_photos(folder: Path, exclude: Path | None = None, follow_links: bool = 
     root = Path(os.path.realpath(folder))
     excluded = Path(os.path.realpath(exclude)) if exclude else None
     found: list[tuple[Path, str]] = []
-    skipped: list[Skipped] = []
+    skipped: list[Failure] = []
     for path in _walk(Path(folder), excluded, follow_links, skipped):
         relative = path.relative_to(folder).as_posix()
         real = Path(os.path.realpath(path))
         if not follow_links and not _inside(real, root):
-            skipped.append(Skipped(relative, "link_outside_input",
+            skipped.append(Failure(relative, "link_outside_input",
                                    "a symbolic link to a file outside the input folder (--follow-links reads it)"))
         elif not (excluded and _inside(real, excluded)):
             found.append((path, relative))
@@ -84,11 +77,16 @@ def find_photos(folder: Path, exclude: Path | None = None, follow_links: bool = 
     return PhotoList(photos, skipped + collisions, renamed)
 
 
-def _walk(folder: Path, excluded: Path | None, follow_links: bool, skipped: list[Skipped]) -> Iterator[Path]:
+def _walk(folder: Path, excluded: Path | None, follow_links: bool, skipped: list[Failure]) -> Iterator[Path]:
     """Photo files under ``folder`` in name order; a linked folder is entered only with ``follow_links``, and
     then once (a link back up the tree would loop)."""
     seen: set[tuple[int, int]] = set()
-    for dirpath, dirnames, filenames in os.walk(folder, followlinks=follow_links):
+
+    def unreadable(err: OSError) -> None:
+        where = Path(err.filename).relative_to(folder).as_posix() if err.filename else "."
+        skipped.append(Failure(where, "cannot_read", f"a folder that cannot be listed: {err.strerror or err}"))
+
+    for dirpath, dirnames, filenames in os.walk(folder, onerror=unreadable, followlinks=follow_links):
         here = Path(dirpath)
         info = os.stat(here)
         if (info.st_dev, info.st_ino) in seen or (excluded and _inside(Path(os.path.realpath(here)), excluded)):
@@ -97,7 +95,7 @@ def _walk(folder: Path, excluded: Path | None, follow_links: bool, skipped: list
         seen.add((info.st_dev, info.st_ino))
         dirnames.sort()
         if not follow_links:
-            skipped += [Skipped((here / name).relative_to(folder).as_posix(), "linked_folder",
+            skipped += [Failure((here / name).relative_to(folder).as_posix(), "linked_folder",
                                 "a symbolic link to a folder, not entered (--follow-links enters it)")
                         for name in dirnames if (here / name).is_symlink()]
         for name in sorted(filenames):
@@ -110,13 +108,13 @@ def _inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
-def _name_outputs(found: list[tuple[Path, str]]) -> tuple[list[Photo], list[Renamed], list[Skipped]]:
+def _name_outputs(found: list[tuple[Path, str]]) -> tuple[list[Photo], list[Renamed], list[Failure]]:
     """Give every photo a unique output key: the plain key where it is free and short enough, else a
     shortened or suffixed one carrying a digest of the photo's own path (so a photo keeps its name from run to
     run). Keys are compared without case, for output folders on case-insensitive file systems."""
     photos: list[Photo] = []
     renamed: list[Renamed] = []
-    collisions: list[Skipped] = []
+    collisions: list[Failure] = []
     taken: dict[str, str] = {}
     for path, relative in sorted(found, key=lambda item: item[1]):
         plain = "__".join(Path(relative).with_suffix("").parts)
@@ -127,7 +125,7 @@ def _name_outputs(found: list[tuple[Path, str]]) -> tuple[list[Photo], list[Rena
             key = _with_digest(plain, relative)
             reason = f"its output name {plain} is taken by {taken[plain.casefold()]}"
         if key.casefold() in taken:  # only a name crafted to look like a digest gets here: skip, never overwrite
-            collisions.append(Skipped(relative, "name_collision",
+            collisions.append(Failure(relative, "name_collision",
                                       f"its output name {key} is taken by {taken[key.casefold()]}; rename one"))
             continue
         taken[key.casefold()] = relative

@@ -112,7 +112,8 @@ def run(args) -> int:
     if not listing.photos and not listing.skipped:
         raise UsageError(f"no JPEG, PNG, WebP or HEIC photos under {folder}")
     for renamed in listing.renamed:
-        print(f"mjlens label: {renamed.relative}: labelled as {renamed.key} ({renamed.reason})", file=sys.stderr)
+        print(f"mjlens label: {_shown(renamed.relative)}: labelled as {_shown(renamed.key)} "
+              f"({_shown(renamed.reason)})", file=sys.stderr)
     output = OutputFolder(out)
     try:
         for d in (output.recognitions, output.images) + ((output.labels,) if args.format == "yolo" else ()):
