@@ -21,12 +21,18 @@ from mjlens.scoring.engine import catalog
 
 REPO = Path(__file__).resolve().parents[1]
 
-#: The documents a reader of the repository reads (generated and vendored folders left out).
-DOCS = sorted(
-    p for p in REPO.rglob("*.md")
-    if not {".venv", "build", ".git", "node_modules", "runs"} & set(p.relative_to(REPO).parts)
-    and not any(part.endswith(".egg-info") for part in p.relative_to(REPO).parts)
-)
+#: Folders of the working copy that are not the project's own (environments, builds, training runs).
+NOT_OURS = {".venv", "build", "dist", ".git", "node_modules", "runs"}
+
+
+def _files(pattern: str) -> list[Path]:
+    """The repository's files matching a glob, generated and vendored folders left out."""
+    tops = [p for p in REPO.iterdir() if p.name not in NOT_OURS and not p.name.endswith(".egg-info")]
+    return sorted(f for top in tops for f in ([top] if top.is_file() else top.rglob(pattern)) if f.match(pattern))
+
+
+#: The documents a reader of the repository reads.
+DOCS = _files("*.md")
 SHORT_DOCS = {"models/README.md": 15_000, "benchmarks/README.md": 15_000}
 RULE_DOCS = {"mcr": "docs/rules/mcr.md", "taiwan": "docs/rules/taiwan.md", "cantonese": "docs/rules/cantonese.md"}
 #: Where README's figures are written first.
@@ -71,6 +77,13 @@ def test_docs_experiments_are_indexed():
             assert f"]({path.name})" in index, f"{path.name} is missing from docs/experiments/README.md"
             text = path.read_text(encoding="utf-8")
             assert "**Asked.**" in text and "**Decision.**" in text, path.name
+
+
+def test_code_cites_experiment_files_that_exist():
+    """A comment citing the decision behind a constant names a file of docs/experiments/ that is there."""
+    for path in _files("*.py"):
+        for cited in re.findall(r"docs/experiments/[\w-]+\.md", path.read_text(encoding="utf-8")):
+            assert (REPO / cited).is_file(), f"{path.relative_to(REPO)} cites {cited}, which is not there"
 
 
 def _item_counts() -> dict[str, int]:
