@@ -56,6 +56,26 @@ def test_every_wait_wins_and_no_other_tile_does(rules, seed, swap):
         assert wins == (tile in listed), (tile, scored.to_json())
 
 
+@pytest.mark.parametrize("rules", list(SETS))
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_each_discard_leaves_what_the_waits_of_the_rest_say(rules, seed):
+    """advise's discards (whose waits come from the useful tiles) agree with waits (from the decomposition)."""
+    rng = random.Random(seed)
+    hand = _one_short(rng, rules, swap=True)
+    held = counts_of(hand.all_tiles())
+    extra = rng.choice([t for t in PLAYING_CODES if held[INDEX[t]] < 4])
+    full = replace(hand, concealed=hand.concealed + (extra,))
+    result = advise(full, rules)
+    assert result["valid"] and len(result["discards"]) == len(set(full.concealed))
+    for d in result["discards"]:
+        rest = list(full.concealed)
+        rest.remove(d["tile"])
+        alone = waits(replace(full, concealed=tuple(rest)), rules)
+        assert d["shanten"] == alone["shanten"]
+        assert [w["tile"] for w in d.get("waits", [])] == [w["tile"] for w in alone["waits"]]
+
+
 def test_waits_carry_both_scores_and_the_tiles_left():
     hand = parse("123m456p78s11z [555z]")
     result = waits(hand, "mcr", sighting=Sighting(seen=("9s",), discards={"S": ("6s", "6s")}))

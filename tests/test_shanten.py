@@ -76,7 +76,7 @@ def test_mcr_shanten_and_useful_tiles_equal_the_reference(make):
         held = counts_of(hand.all_tiles())
         useful = sorted(reference_tile(PLAYING_CODES[t]) for t in useful_tiles(counts, len(melds), MCR_SHAPES, held))
         _, reference_useful = mahjong_gb.RegularShanten(standing)
-        # a tile held four times cannot be drawn: counted by neither where the hand is not yet ready
+        # a tile held four times cannot be drawn: never useful here (pymahjonggb lists it for a ready hand)
         reference_useful = sorted(t for t in reference_useful if held[_code_index(t)] < 4)
         compared += 1
         if useful != reference_useful:
