@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Sequence
 
 #: Sub-command modules, in the order ``mjlens --help`` lists them.
 COMMANDS = ("score", "waits", "advise", "recognize", "photo", "eval", "label", "synth", "train", "serve")
@@ -36,18 +37,34 @@ class _Version(argparse.Action):
         raise SystemExit(EXIT_OK)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def commands_for(argv: Sequence[str] | None) -> tuple[str, ...]:
+    """The sub-commands to register for ``argv``: only the one it runs where it names one (each command's module
+    loads what its flags need, and a photo read should not wait for the others'), none for a bare ``--version``,
+    else every one (``--help``, a missing or mistyped command: the message lists them all)."""
+    if argv is None:
+        return COMMANDS
+    words = [arg for arg in argv if not arg.startswith("-")]
+    if words and words[0] in COMMANDS:
+        return (words[0],)
+    if not words and "--version" in argv and not {"-h", "--help"} & set(argv):
+        return ()
+    return COMMANDS
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The ``mjlens`` parser with the sub-commands ``commands_for(argv)`` names (all of them without ``argv``)."""
     parser = _Parser(prog="mjlens", description="Score a mahjong hand from a photo or from its notation.")
     parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
-    for name in COMMANDS:
+    for name in commands_for(argv):
         importlib.import_module(f"mjlens.api.commands.{name}").register(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         return int(args.run(args) or 0)

@@ -89,5 +89,10 @@ def sample_photo(fmt: str = "JPEG", size: tuple[int, int] = (960, 540), exif_ori
         exif = Image.Exif()
         exif[0x0112] = exif_orientation
         kwargs["exif"] = exif.tobytes()
-    image.save(out, fmt, **kwargs)
+    if fmt == "HEIF":  # pillow-heif's own writer: Pillow learns HEIF from mjlens only when a HEIC file comes
+        import pillow_heif
+
+        pillow_heif.from_pillow(image).save(out, **kwargs)
+    else:
+        image.save(out, fmt, **kwargs)
     return out.getvalue()

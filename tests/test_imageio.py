@@ -17,7 +17,12 @@ RED_RGB = (220, 20, 30)
 
 def encode(image: Image.Image, fmt: str, **params) -> bytes:
     buf = io.BytesIO()
-    image.save(buf, fmt, **params)
+    if fmt == "HEIF":  # with pillow-heif's own writer: Pillow learns HEIF from mjlens only when a HEIC file comes
+        import pillow_heif
+
+        pillow_heif.from_pillow(image).save(buf, **params)
+    else:
+        image.save(buf, fmt, **params)
     return buf.getvalue()
 
 

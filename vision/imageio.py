@@ -17,8 +17,7 @@ of the decodes in flight stays bounded whatever the number of threads.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
+import functools
 import io
 import re
 import struct
@@ -29,13 +28,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
-
-try:  # HEIC/HEIF is what iPhones write by default
-    from pillow_heif import register_heif_opener
-
-    register_heif_opener()
-except ImportError:  # pragma: no cover - pillow-heif is a declared dependency; tolerate its absence
-    pass
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_PIXELS = 50_000_000
@@ -141,21 +133,37 @@ class DecodeBudget:
 DECODE_BUDGET = DecodeBudget(MAX_DECODE_BYTES)
 
 
+@functools.cache
 def _libc_malloc_trim():
-    path = ctypes.util.find_library("c")
+    """glibc's ``malloc_trim``, looked up on the first large decode (ctypes costs tens of ms to load at start)."""
+    import ctypes
+
     try:
-        return ctypes.CDLL(path).malloc_trim if path else None
+        return ctypes.CDLL(None).malloc_trim  # the process's own symbols: libc's where it is glibc
     except (OSError, AttributeError):  # not glibc: nothing to trim
         return None
 
 
-_MALLOC_TRIM = _libc_malloc_trim()
-
-
 def _give_memory_back() -> None:
     """glibc keeps freed heap pages for reuse; after a large decode that would leave hundreds of MB resident."""
-    if _MALLOC_TRIM is not None:
-        _MALLOC_TRIM(0)
+    trim = _libc_malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+#: ISO base media files (HEIC, HEIF, AVIF) have ``ftyp`` at bytes 4-8: only they need pillow-heif's opener.
+_ISO_MEDIA = re.compile(rb"....ftyp", re.S)
+
+
+@functools.cache
+def _register_heif() -> None:
+    """Register pillow-heif's opener, on the first file that may be HEIC/HEIF (iPhones write it by default): its
+    import costs tens of ms that a JPEG or PNG read need not wait for."""
+    try:
+        from pillow_heif import register_heif_opener
+    except ImportError:  # pragma: no cover - pillow-heif is a declared dependency; tolerate its absence
+        return
+    register_heif_opener()
 
 
 @dataclass(frozen=True)
@@ -343,10 +351,12 @@ def _bomb_message(err: Exception, max_pixels: int) -> str:
 
 def _open(data: bytes, max_pixels: int = MAX_PIXELS) -> Image.Image:
     """Read the header only, in an accepted format; tell damaged files and unsupported formats from non-images."""
+    if _ISO_MEDIA.match(data):
+        _register_heif()
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
-            return Image.open(io.BytesIO(data), formats=ACCEPTED_FORMATS)
+            return Image.open(io.BytesIO(data), formats=[f for f in ACCEPTED_FORMATS if f in Image.ID or f != "HEIF"])
         except (Image.DecompressionBombError, Image.DecompressionBombWarning) as err:
             raise ImageError("too_many_pixels", _bomb_message(err, max_pixels)) from None
         except UnidentifiedImageError:
