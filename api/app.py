@@ -125,7 +125,7 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
             app.state.pool = new_pool()
         if app.state.recognizer is None:
             loaded, reason = await asyncio.to_thread(load_recognizer, settings.model, settings.inference_threads(),
-                                                     settings.classifier)
+                                                     settings.classifier, settings.profile)
             app.state.recognizer, app.state.unavailable = loaded, reason
             if loaded:
                 log.info("tile reader loaded", extra=recognizer_models(loaded))

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 #: Sub-command modules, in the order ``mjlens --help`` lists them.
-COMMANDS = ("score", "waits", "advise", "recognize", "photo", "eval", "label", "synth", "train", "serve")
+COMMANDS = ("score", "waits", "advise", "recognize", "photo", "eval", "label", "profile", "synth", "train", "serve")
 
 EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
 

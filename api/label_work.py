@@ -33,6 +33,7 @@ class RecognizerRecipe:
     bonus_conf: float | None = None
     back_conf: float | None = None
     input_size: int | None = None
+    profile: str | None = None  # a profile of the tile set (vision.profile)
 
     def load(self, threads: int) -> TileRecognizer:
         """The recognizer with ``threads`` inference threads; raises ``ModelError`` for a missing or bad model."""
@@ -41,7 +42,7 @@ class RecognizerRecipe:
 
         detector = load_tile_reader(self.model, classifier=self.classifier, threads=threads, conf=self.conf,
                                     bonus_conf=self.bonus_conf, back_conf=self.back_conf,
-                                    input_size=self.input_size)
+                                    input_size=self.input_size, profile=self.profile)
         return Recognizer(detector=detector)
 
 

@@ -26,10 +26,11 @@ class RecognizerLike(Protocol):
     def recognize(self, data: bytes, name: str) -> dict[str, Any]: ...
 
 
-def load_recognizer(model: Path, threads: int | None = None, classifier: str | None = None
-                    ) -> tuple[RecognizerLike | None, str | None]:
-    """The tile reader loaded from ``model`` (and ``classifier``: see ``vision.twostage.load_tile_reader``),
-    ``threads`` onnxruntime threads per inference; or None and the reason it is unavailable."""
+def load_recognizer(model: Path, threads: int | None = None, classifier: str | None = None,
+                    profile: Path | None = None) -> tuple[RecognizerLike | None, str | None]:
+    """The tile reader loaded from ``model`` (and ``classifier``, ``profile``: see
+    ``vision.twostage.load_tile_reader``), ``threads`` onnxruntime threads per inference; or None and the reason it
+    is unavailable."""
     if not Path(model).is_file():
         return None, f"model file {Path(model).name} is not present"
     try:
@@ -38,9 +39,14 @@ def load_recognizer(model: Path, threads: int | None = None, classifier: str | N
     except ImportError as err:
         return None, f"the recognizer is not available in this build ({err})"
     from mjlens.vision.detector import ModelError
+    from mjlens.vision.profile import ProfileError
 
     try:
-        return Recognizer(model, detector=load_tile_reader(model, classifier=classifier, threads=threads)), None
+        return Recognizer(model, detector=load_tile_reader(model, classifier=classifier, threads=threads,
+                                                           profile=profile)), None
+    except ProfileError as err:  # a bad default profile: said plainly, at start and in /readyz
+        log.warning("the profile could not be loaded: %s", err.message)
+        return None, f"profile: {err.code}: {err.message}"
     except ModelError as err:  # a missing, bad or mismatched model: said plainly, at start and in /readyz
         log.warning("the tile reader could not be loaded: %s", err.message)
         return None, err.message

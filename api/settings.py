@@ -59,6 +59,9 @@ class Settings(BaseSettings):
     #: The ONNX crop classifier that names each tile the detector finds, or ``none`` for the detector alone.
     #: Default: the shipped one with the shipped detector (``vision.classifier.default_classifier_path``).
     classifier: str | None = None
+    #: A profile of the players' tile set (``mjlens profile create``), read alongside the crop classifier for every
+    #: photo: the service's default profile. None: the shipped classifier alone.
+    profile: Path | None = None
     #: Level of the JSON logs.
     log_level: str = "INFO"
 

@@ -45,10 +45,11 @@ class Recognizer:
     def __init__(self, model_path: str | os.PathLike | None = None, *,
                  detector: Detector | TwoStageDetector | None = None, conf: float | None = None,
                  bonus_conf: float | None = None, back_conf: float | None = None,
-                 classifier: str | os.PathLike | None = None, input_size: int | None = None):
+                 classifier: str | os.PathLike | None = None, input_size: int | None = None,
+                 profile: str | os.PathLike | None = None):
         self.detector = detector or load_tile_reader(model_path, classifier=classifier, conf=conf,
                                                      bonus_conf=bonus_conf, back_conf=back_conf,
-                                                     input_size=input_size)
+                                                     input_size=input_size, profile=profile)
         self._assemble = _layout_assembler()
 
     def decode(self, data: bytes) -> DecodedImage:

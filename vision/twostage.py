@@ -28,6 +28,7 @@ from .aspect import MIN_TILES, Squash, candidate_squashes, reading_score
 from .classifier import CLASSIFIER_ENV, CropClassifier, check_pair, shipped_classifier_for
 from .detection import Detection, boxes_in_pixels, mean_confidence
 from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
+from .profile import Profile, ProfiledClassifier, ProfileError
 from .reading import KeepAt, Reading, one_set, read_photo
 from .second_readings import SECOND_READINGS
 from .turn import ON_THEIR_SIDE, QUARTER, median_aspect, row_turn, rows_upright
@@ -264,23 +265,31 @@ class TwoStageDetector:
 
 def load_tile_reader(model_path: str | os.PathLike | None = None, *, classifier: str | os.PathLike | None = None,
                      threads: int | None = None, conf: float | None = None, bonus_conf: float | None = None,
-                     back_conf: float | None = None, input_size: int | None = None) -> Detector | TwoStageDetector:
+                     back_conf: float | None = None, input_size: int | None = None,
+                     profile: str | os.PathLike | Profile | None = None) -> Detector | TwoStageDetector:
     """The product's tile reader: the detector, joined by the crop classifier when one is configured.
 
     ``classifier``: a path, "none" for the detector alone, or None for ``MJLENS_CLASSIFIER``, else the shipped
     crop classifier where it fits the detector, else an error (``shipped_classifier_for``). ``conf``,
     ``bonus_conf``, ``back_conf`` and ``input_size`` default to the pair's operating point, or the detector's own
     when it runs alone (which has one threshold for every code); flowers and backs are kept at the lower of
-    ``conf`` and their own.
+    ``conf`` and their own. ``profile``: a profile of the player's tile set (a file or a loaded one), read
+    alongside the classifier (``vision.profile``).
     """
     model = Path(model_path) if model_path else default_model_path()
     named = classifier if classifier is not None else os.environ.get(CLASSIFIER_ENV) or None
     if named is not None and str(named).lower() == "none":
+        if profile is not None:
+            raise ProfileError("profile_classifier", "a profile is read with the crop classifier, not the detector "
+                                                     "alone")
         return Detector(model, threads=threads, input_size=input_size, **({} if conf is None else {"conf": conf}))
     detector = Detector(model, threads=threads, input_size=input_size or INPUT_SIZE)
     crop_classifier = CropClassifier(Path(named) if named is not None else shipped_classifier_for(detector),
                                      threads=threads)
     check_pair(detector, crop_classifier)
+    if profile is not None:
+        crop_classifier = ProfiledClassifier(crop_classifier, profile if isinstance(profile, Profile)
+                                             else Profile.load(profile), threads=threads)
     return TwoStageDetector(detector, crop_classifier, conf=CONF if conf is None else conf,
                             bonus_conf=BONUS_CONF if bonus_conf is None else bonus_conf,
                             back_conf=BACK_CONF if back_conf is None else back_conf)

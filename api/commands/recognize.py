@@ -20,8 +20,8 @@ def register(sub) -> None:
 
 
 def add_model_flags(parser) -> None:
-    """``--model``, ``--conf``, ``--bonus-conf``, ``--back-conf``, ``--classifier`` and ``--input-size``, shared
-    with ``mjlens eval`` and ``mjlens label``."""
+    """``--model``, ``--conf``, ``--bonus-conf``, ``--back-conf``, ``--classifier``, ``--input-size`` and
+    ``--profile``, shared with ``mjlens eval``, ``mjlens photo`` and ``mjlens label``."""
     parser.add_argument("--model", metavar="PATH", help="the ONNX tile model (default: $MJLENS_MODEL, else "
                                                         "models/mjlens-tiles.onnx)")
     parser.add_argument("--conf", type=float, metavar="P",
@@ -38,6 +38,8 @@ def add_model_flags(parser) -> None:
                         "with the shipped detector)")
     parser.add_argument("--input-size", type=int, metavar="PX", help="longest side of the detector's input, for a "
                         "model exported with a dynamic input (default: the tuned one)")
+    parser.add_argument("--profile", metavar="FILE", help="a profile of your tile set (mjlens profile create), read "
+                        "alongside the crop classifier")
 
 
 def check_model_flags(args) -> None:
@@ -52,14 +54,17 @@ def check_model_flags(args) -> None:
 def load_recognizer(args):
     """The recognizer for ``args``; a missing or unreadable model is a usage error (exit 2) with its reason."""
     from mjlens.vision.detector import ModelError
+    from mjlens.vision.profile import ProfileError
     from mjlens.vision.recognize import Recognizer
 
     check_model_flags(args)
     try:
         return Recognizer(args.model, conf=args.conf, bonus_conf=args.bonus_conf, back_conf=args.back_conf,
-                          classifier=args.classifier, input_size=args.input_size)
+                          classifier=args.classifier, input_size=args.input_size, profile=args.profile)
     except ModelError as err:
         raise UsageError(err.message) from None
+    except ProfileError as err:
+        raise UsageError(f"--profile: {err.code}: {err.message}") from None
 
 
 def run(args) -> int:

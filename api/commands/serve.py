@@ -13,10 +13,12 @@ def register(sub) -> None:
                                         "MJLENS_MAX_JSON_BYTES, MJLENS_HEADER_TIMEOUT_S, MJLENS_BODY_TIMEOUT_S, "
                                         "MJLENS_KEEP_ALIVE_S (docs/api.md lists them all), "
                                         "MJLENS_WORKERS, MJLENS_THREADS, MJLENS_SPIN, MJLENS_QUEUE_SIZE, MJLENS_MODEL, "
-                                        "MJLENS_LOG_LEVEL.")
+                                        "MJLENS_PROFILE, MJLENS_LOG_LEVEL.")
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: every interface)")
     parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
     parser.add_argument("--model", metavar="ONNX", help="detector file (default models/mjlens-tiles.onnx)")
+    parser.add_argument("--profile", metavar="FILE", help="the service's default profile of the tile set (mjlens "
+                                                          "profile create; default: $MJLENS_PROFILE, else none)")
     parser.set_defaults(run=run)
 
 
@@ -30,7 +32,8 @@ def run(args) -> int:
     if not 0 < args.port < 65536:
         raise UsageError(f"--port must be 1..65535, not {args.port}")
     try:
-        settings = Settings(**({"model": args.model} if args.model else {}))
+        given = {"model": args.model, "profile": args.profile}
+        settings = Settings(**{key: value for key, value in given.items() if value})
     except ValidationError as err:
         raise UsageError(f"bad MJLENS_* setting: {err.errors()[0]['loc'][0]}: {err.errors()[0]['msg']}") from None
     app = create_app(settings)

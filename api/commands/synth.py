@@ -32,12 +32,17 @@ def register(sub) -> None:
     parser.add_argument("--n", type=int, required=True, help="number of images")
     parser.add_argument("--out", type=Path, required=True, help="output folder")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--size", type=int, default=640, help="long side of each image in pixels (default 640)")
+    parser.add_argument("--size", type=int, default=None, help="long side of each image in pixels (default 640)")
     parser.add_argument("--art", type=Path, default=None,
                         help=f"tile art folder, one folder per set with <code>.png (default: ${ART_ENV}, else the "
                         "repository's; the sets and their sources: datasets/synthetic.md)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (output does not depend on it)")
     parser.add_argument("--force", action="store_true", help="write into an output folder that already holds images")
+    parser.add_argument("--set", dest="art_set", metavar="NAME",
+                        help="draw every tile from this art set alone (a folder of --art), as a player's own table")
+    parser.add_argument("--sheet", action="store_true",
+                        help="instead of hands, calibration sheets of --set: the set face up in rows 1m-9m, 1p-9p, "
+                             "1s-9s, 1z-7z, 1f-8f (the rows it has), for mjlens profile create (--size default 1024)")
     parser.set_defaults(run=run)
 
 
@@ -45,8 +50,12 @@ def run(args) -> int:
     from mjlens.vision.synth.art import ArtError
     from mjlens.vision.synth.generate import write_dataset
 
+    args.size_given = args.size is not None
+    args.size = args.size or 640
     if args.n < 1:
         raise UsageError("--n must be at least 1")
+    if args.sheet and not args.art_set:
+        raise UsageError("--sheet needs --set NAME: the art set to lay out")
     if not 64 <= args.size <= 4096:
         raise UsageError("--size must be between 64 and 4096")
     if args.workers < 1:
@@ -66,8 +75,17 @@ def run(args) -> int:
         if sys.stderr.isatty() and (done % 50 == 0 or done == args.n):
             print(f"\r{done}/{args.n}", end="" if done < args.n else "\n", file=sys.stderr)
 
+    if args.art_set and not (art / args.art_set).is_dir():
+        raise UsageError(f"no art set {args.art_set!r} under {art}")
     try:
-        boxes = write_dataset(args.out, args.n, args.seed, art, args.size, args.workers, progress)
+        if args.sheet:
+            from mjlens.vision.synth.sheet import write_sheets
+
+            size = args.size if args.size_given else 1024
+            boxes = write_sheets(args.out, args.n, args.seed, art, args.art_set, size)
+        else:
+            boxes = write_dataset(args.out, args.n, args.seed, art, args.size, args.workers, progress,
+                                  sets=[args.art_set] if args.art_set else None)
     except ArtError as err:
         raise UsageError(str(err)) from err
     print(f"wrote {args.n} images, {boxes} boxes, to {args.out} (data.yaml inside)")

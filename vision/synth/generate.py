@@ -119,9 +119,9 @@ def yolo_lines(sample: Sample) -> str:
 _ART: ArtBank | None = None
 
 
-def _init_worker(art_dir: str) -> None:
+def _init_worker(art_dir: str, sets: list[str] | None = None) -> None:
     global _ART
-    _ART = ArtBank(Path(art_dir))
+    _ART = ArtBank(Path(art_dir), sets)
 
 
 def _write_one(job: tuple[int, int, int, str]) -> int:
@@ -140,32 +140,38 @@ def _write_one(job: tuple[int, int, int, str]) -> int:
 
 
 def write_dataset(out: Path, n: int, seed: int, art_dir: Path, size: int = 640, workers: int = 1,
-                  progress=None) -> int:
-    """Write ``n`` images with YOLO labels, ground-truth hands and data.yaml under ``out``; returns the box count."""
+                  progress=None, sets: list[str] | None = None) -> int:
+    """Write ``n`` images with YOLO labels, ground-truth hands and data.yaml under ``out``; returns the box count.
+    ``sets``: draw faces from these art sets only (one set: every photo shows that set, as a player's own table)."""
     out = Path(out).resolve()
     for sub in ("images", "labels", "hands"):
         (out / sub).mkdir(parents=True, exist_ok=True)
-    ArtBank(art_dir)  # fail early, in this process, when the art is missing
+    ArtBank(art_dir, sets)  # fail early, in this process, when the art is missing
     jobs = [(seed, i, size, str(out)) for i in range(n)]
     total = 0
     if workers <= 1:
-        _init_worker(str(art_dir))
+        _init_worker(str(art_dir), sets)
         for count in map(_write_one, jobs):
             total += count
             if progress:
                 progress()
     else:
-        with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(str(art_dir),)) as pool:
+        with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(str(art_dir), sets)) as pool:
             for count in pool.map(_write_one, jobs, chunksize=8):
                 total += count
                 if progress:
                     progress()
+    write_data_yaml(out, f"mjlens synth --n {n} --seed {seed} --size {size}")
+    return total
+
+
+def write_data_yaml(out: Path, made_by: str) -> None:
+    """``out/data.yaml``: the 43 classes, images/ as both splits."""
     names = "\n".join(f"  {i}: '{c}'" for i, c in enumerate(DETECTOR_CLASSES))
     (out / "data.yaml").write_text(
-        f"# synthetic mahjong photos: mjlens synth --n {n} --seed {seed} --size {size}\n"
+        f"# synthetic mahjong photos: {made_by}\n"
         f"path: {out}\ntrain: images\nval: images\nnc: {len(DETECTOR_CLASSES)}\nnames:\n{names}\n"
     )
-    return total
 
 
 def default_workers() -> int:

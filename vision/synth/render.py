@@ -54,12 +54,17 @@ def _place(local: np.ndarray, tile: Placed) -> np.ndarray:
     return local @ rot.T + np.array([tile.x, tile.y])
 
 
-def _choose_camera(rng: np.random.Generator, scene: Scene, thickness: float, size: int):
-    """A camera and picture size that keep the whole hand in frame at a random zoom, tilt and turn."""
+def _choose_camera(rng: np.random.Generator, scene: Scene, thickness: float, size: int, upright: bool = False):
+    """A camera and picture size that keep the whole hand in frame at a random zoom, tilt and turn; ``upright``:
+    nearly level and from the player's side, the whole scene in frame (a calibration sheet, read row by row)."""
     x0, y0, x1, y1 = scene.hand_bounds()
     target = np.array([(x0 + x1) / 2 + rng.normal(0, 1), (y0 + y1) / 2 + rng.normal(0, 1), 0.0])
-    yaw = float(rng.normal(0, 12)) if rng.random() < 0.65 else float(rng.uniform(0, 360))
-    tilt = float(rng.uniform(0, 50))
+    if upright:
+        target[:2] = (x0 + x1) / 2, (y0 + y1) / 2
+        yaw = float(rng.normal(0, 3))
+    else:
+        yaw = float(rng.normal(0, 12)) if rng.random() < 0.65 else float(rng.uniform(0, 360))
+    tilt = float(rng.uniform(0, 30 if upright else 50))
     distance = float(rng.uniform(14, 45))
     cam = Camera.looking_at(target, distance, tilt, yaw, float(rng.normal(0, 3)))
     aw, ah = ASPECTS[int(rng.integers(len(ASPECTS)))]
@@ -78,7 +83,9 @@ def _choose_camera(rng: np.random.Generator, scene: Scene, thickness: float, siz
     span = np.maximum(hi - lo, 1e-6)
     # mostly the whole hand at some zoom; sometimes a close-up of part of it (the record says it is incomplete)
     zoom = rng.random()
-    if zoom < P_CLOSE_UP:
+    if upright:
+        fill = float(rng.uniform(0.75, 0.95))
+    elif zoom < P_CLOSE_UP:
         fill = float(rng.uniform(1.1, 2.6))
     elif zoom < P_CLOSE_UP + P_WIDE:
         fill = float(rng.uniform(0.4, 0.7))
@@ -100,9 +107,9 @@ def _choose_camera(rng: np.random.Generator, scene: Scene, thickness: float, siz
     return cam, width, height
 
 
-def render(rng: np.random.Generator, scene: Scene, art: ArtBank, size: int = 640) -> Rendered:
+def render(rng: np.random.Generator, scene: Scene, art: ArtBank, size: int = 640, upright: bool = False) -> Rendered:
     thickness = float(rng.uniform(0.55, 0.8))
-    cam, width, height = _choose_camera(rng, scene, thickness, size)
+    cam, width, height = _choose_camera(rng, scene, thickness, size, upright)
     # the part of the table the picture sees, as a canvas at ppu pixels per unit
     corners_px = np.array([[0, 0], [width, 0], [width, height], [0, height]], float)
     seen = cam.ray_to_table(corners_px, far=80.0)

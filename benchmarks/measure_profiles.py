@@ -1,0 +1,193 @@
+"""Tile accuracy without and with a profile, on tile sets the shipped reader never learnt (docs/experiments/
+profiles.md).
+
+For each art set: synthetic calibration sheets (``mjlens synth --sheet``) and synthetic hand photos of that set alone
+(``mjlens synth --set``); a profile from the first sheet that reads as one, then every hand photo read without and
+with it, scored as ``mjlens eval`` scores tiles (operating readings only, no mAP). ``--matching T,U`` tries other
+``Matching`` constants (temperature, unmatched similarity); ``--heights`` other example heights.
+
+    python benchmarks/measure_profiles.py --sets kmj_jade,kmj_classic --photos 50 --work /tmp/profile-sets
+    python benchmarks/measure_profiles.py --hk --work /tmp/profile-sets   # hk-photos valid, a sheet of train crops
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from mjlens.scoring.tiles import DETECTOR_CLASSES  # noqa: E402
+from mjlens.vision import evaluate  # noqa: E402
+from mjlens.vision.imageio import load_image  # noqa: E402
+from mjlens.vision.profile import (  # noqa: E402
+    Profile,
+    ProfiledClassifier,
+    ProfileError,
+    calibration,  # noqa: E402
+)
+from mjlens.vision.profile.classifier import Matching  # noqa: E402
+from mjlens.vision.profile.features import FeatureReader  # noqa: E402
+from mjlens.vision.synth.generate import write_dataset  # noqa: E402
+from mjlens.vision.synth.sheet import write_sheets  # noqa: E402
+from mjlens.vision.twostage import TwoStageDetector, load_tile_reader  # noqa: E402
+
+ART = REPO.parent / "shared" / "datasets" / "tile-art"
+HK = REPO.parent / "shared" / "datasets" / "hk-photos" / "data.yaml"
+SETS = "kmj_jade,kmj_classic,xmj_dorwhite,bradfield_numbered,xmj_thick,font_freeserif"
+FIGURES = ("tile_accuracy", "tile_precision", "exact_rate", "bonus_recall")
+
+
+def read_all(reader, data_yaml: Path, split: str = "val", fixes=None) -> dict:
+    """``mjlens eval``'s tile figures of ``reader``'s operating readings over a split."""
+    codes, pairs = evaluate.read_dataset(data_yaml, split)
+    samples = []
+    for image_path, label_path in pairs:
+        image = evaluate.load_photo(image_path)
+        labels = evaluate.read_labels(label_path, codes, image.width, image.height, (fixes or {}).get(image_path.name))
+        found = reader.detect(image.bgr, image.scale)
+        samples.append(evaluate.Sample(image_path.name, labels, [], found, (image.width, image.height)))
+    report = evaluate.evaluate_samples(samples)
+    matches = [evaluate.match_tiles(sample.labels, sample.operating) for sample in samples]
+    correct, wrong = sum(len(m.correct) for m in matches), sum(len(m.wrong) for m in matches)
+    labels = sum(len(sample.labels) for sample in samples)
+    # found: labelled tiles with a tile read on them, whatever its code; named: of those, read as their code
+    return {k: report.get(k) for k in FIGURES} | {"found": round((correct + wrong) / max(labels, 1), 4),
+                                                  "named": round(correct / max(correct + wrong, 1), 4),
+                                                  "photos": len(samples)}
+
+
+def with_profile(reader: TwoStageDetector, profile: Profile, matching: Matching) -> TwoStageDetector:
+    return TwoStageDetector(reader.detector, ProfiledClassifier(reader.classifier, profile, matching=matching))
+
+
+def sheet_profile(reader, features, sheets: Path) -> tuple[Profile | None, str, float]:
+    """A profile from the first sheet that reads as one, the errors of those before it, and the seconds it took."""
+    errors = []
+    for image_path in sorted((sheets / "images").glob("*.jpg")):
+        data = image_path.read_bytes()
+        start = time.perf_counter()
+        try:
+            image = load_image(data, target_side=reader.decode_side)
+            profile = calibration.profile_from_sheets(reader, [image], features)
+            return profile, ";".join(errors), time.perf_counter() - start
+        except ProfileError as err:
+            errors.append(err.code)
+    return None, ";".join(errors), 0.0
+
+
+def train_sheet(reader, out: Path) -> Path:
+    """A calibration sheet of hk-photos: for each code, the labelled tile of ``train`` standing upright (a tile's
+    shape) that the shipped classifier reads surest as its code, pasted in the sheet's rows on a plain table (tiles of
+    one height, apart): the set's own tiles, no photo of ``valid`` among them."""
+    codes, pairs = evaluate.read_dataset(HK, "train")
+    best: dict[str, tuple[float, Path, tuple]] = {}
+    for image_path, label_path in pairs:
+        image = evaluate.load_photo(image_path)
+        upright = [label for label in evaluate.read_labels(label_path, codes, image.width, image.height)
+                   if label.code != "back" and _standing(label.box)]
+        if not upright:
+            continue
+        probs = reader.classifier.probabilities(image.bgr, [label.box for label in upright])
+        for label, row in zip(upright, probs, strict=True):
+            sure = float(row[DETECTOR_CLASSES.index(label.code)])
+            if sure > best.get(label.code, (0.0,))[0]:
+                best[label.code] = (sure, image_path, label.box)
+    tile_h, gap = 110, 14
+    rows = [row for row in calibration.SHEET_ROWS if all(code in best for code in row)]
+    canvas = np.full((gap + len(rows) * (tile_h + 3 * gap), gap + 9 * (tile_h + gap), 3), (70, 110, 60), np.uint8)
+    for r, row in enumerate(rows):
+        x = 2 * gap
+        for code in row:
+            _, image_path, (x1, y1, x2, y2) = best[code]
+            image = evaluate.load_photo(image_path)
+            crop = image.bgr[int(y1):int(y2), int(x1):int(x2)]
+            crop = cv2.resize(crop, (max(1, round(crop.shape[1] * tile_h / crop.shape[0])), tile_h))
+            y = 2 * gap + r * (tile_h + 3 * gap)
+            width = min(crop.shape[1], canvas.shape[1] - x)
+            canvas[y:y + tile_h, x:x + width] = crop[:, :width]
+            x += crop.shape[1] + gap
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "hk-train-sheet.jpg"
+    cv2.imwrite(str(path), canvas, [cv2.IMWRITE_JPEG_QUALITY, 92])
+    return path
+
+
+def _standing(box) -> bool:
+    """A box of an upright tile's shape, at least 50 px tall."""
+    width, height = box[2] - box[0], box[3] - box[1]
+    return height >= 50 and 1.2 <= height / max(width, 1) <= 1.6
+
+
+def hk_rows(reader, features, matchings: list[Matching], work: Path) -> list[dict]:
+    """hk-photos ``valid`` read without and with a profile of a sheet cut from ``train``, on the source's labels and
+    on the corrected ones."""
+    sheet = train_sheet(reader, work / "hk")
+    start = time.perf_counter()
+    image = load_image(sheet.read_bytes(), target_side=reader.decode_side)
+    profile = calibration.profile_from_sheets(reader, [image], features)
+    seconds = time.perf_counter() - start
+    fixes = evaluate.read_fixes(REPO / "datasets" / "hk-photos-label-fixes.txt")
+    rows = []
+    for labels, fix in (("source labels", None), ("corrected labels", fixes)):
+        row = {"set": f"hk-photos valid, {labels}", "create_s": round(seconds, 2),
+               "without": read_all(reader, HK, "val", fix)}
+        for matching in matchings:
+            row[f"with T={matching.temperature} U={matching.unmatched}"] = read_all(
+                with_profile(reader, profile, matching), HK, "val", fix)
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sets", default=SETS)
+    parser.add_argument("--photos", type=int, default=50, help="hand photos per set")
+    parser.add_argument("--sheets", type=int, default=3, help="sheet photos made per set (the first read is used)")
+    parser.add_argument("--work", type=Path, default=Path("/tmp/mjlens-profile-sets"))
+    parser.add_argument("--matching", action="append", default=[], help="T,U: temperature and unmatched similarity")
+    parser.add_argument("--heights", help="example heights, e.g. none,32")
+    parser.add_argument("--turns", help="example quarter turns, e.g. 0,2")
+    parser.add_argument("--hk", action="store_true", help="hk-photos valid with a sheet of train crops instead")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    if args.heights:
+        calibration.EXAMPLE_TILE_HEIGHTS = tuple(None if h == "none" else int(h) for h in args.heights.split(","))
+    if args.turns:
+        calibration.EXAMPLE_TURNS = tuple(int(t) for t in args.turns.split(","))
+    matchings = [Matching(*map(float, m.split(","))) for m in args.matching] or [Matching()]
+    reader = load_tile_reader()
+    features = FeatureReader(reader.classifier)
+    rows = []
+    if args.hk:
+        rows = hk_rows(reader, features, matchings, args.work)
+    for name in ([] if args.hk else args.sets.split(",")):
+        root = args.work / name
+        if not (root / "sheet" / "data.yaml").is_file():
+            write_sheets(root / "sheet", args.sheets, 7, ART, name)
+        if not (root / "hands" / "data.yaml").is_file():
+            write_dataset(root / "hands", args.photos, 11, ART, 640, 1, sets=[name])
+        profile, errors, seconds = sheet_profile(reader, features, root / "sheet")
+        row = {"set": name, "sheet_errors": errors, "create_s": round(seconds, 2),
+               "without": read_all(reader, root / "hands" / "data.yaml")}
+        if profile is not None:
+            for matching in matchings:
+                row[f"with T={matching.temperature} U={matching.unmatched}"] = read_all(
+                    with_profile(reader, profile, matching), root / "hands" / "data.yaml")
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

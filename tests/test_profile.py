@@ -1,0 +1,254 @@
+"""Profiles: the file (round trip, version, damage), the rule that joins a profile with the shipped classifier, the
+calibration sheet's rows and its errors, and ``mjlens profile`` (the sheets are synthetic, of the vendored art)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from mjlens.api.cli import main
+from mjlens.scoring.tiles import DETECTOR_CLASSES
+from mjlens.vision.detection import Detection
+from mjlens.vision.profile import Profile, ProfileError
+from mjlens.vision.profile.calibration import apart, match_rows, rows_of
+from mjlens.vision.profile.classifier import matched_probabilities
+from mjlens.vision.profile.layout import SHEET_ROWS
+from mjlens.vision.profile.store import MAX_EXAMPLES_PER_CODE
+
+REPO = Path(__file__).resolve().parent.parent
+VENDORED_ART = REPO / "datasets" / "tile-art"
+ART_SET = "xhokir_regular_flowers"
+
+
+def unit(rows: np.ndarray) -> np.ndarray:
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def small_profile(codes=("1m", "2m", "5z"), complete=False) -> Profile:
+    features = unit(np.eye(len(codes), 8, dtype=np.float32))
+    return Profile.of_examples(list(codes), features, "a" * 64, "labels", codes=list(codes) if complete else None)
+
+
+def shipped_reading(code: str, p: float = 0.9) -> np.ndarray:
+    row = np.full(len(DETECTOR_CLASSES), (1 - p) / (len(DETECTOR_CLASSES) - 1), np.float32)
+    row[DETECTOR_CLASSES.index(code)] = p
+    return row
+
+
+# -- the file ---------------------------------------------------------------------------------------------------
+
+def test_round_trip_keeps_every_field(tmp_path):
+    profile = small_profile(complete=True)
+    loaded = Profile.load(profile.save(tmp_path / "set.npz"))
+    assert loaded.codes == profile.codes and loaded.complete and loaded.example_codes == profile.example_codes
+    assert loaded.classifier == profile.classifier and loaded.sources == ("labels",)
+    np.testing.assert_array_equal(loaded.features, profile.features)
+    assert loaded.summary()["version"] == 1
+
+
+def test_a_newer_version_is_refused(tmp_path):
+    path = small_profile().save(tmp_path / "set.npz")
+    with np.load(path) as data:
+        fields = dict(data)
+    fields["version"] = np.int32(99)
+    np.savez(path, **fields)
+    with pytest.raises(ProfileError) as err:
+        Profile.load(path)
+    assert err.value.code == "profile_version"
+
+
+@pytest.mark.parametrize("content", [b"", b"not a zip", None])
+def test_damaged_or_foreign_files_are_bad_profiles(tmp_path, content):
+    path = tmp_path / "set.npz"
+    if content is None:
+        np.savez(path, something=np.zeros(3))  # an npz, not a profile
+    else:
+        path.write_bytes(content)
+    with pytest.raises(ProfileError) as err:
+        Profile.load(path)
+    assert err.value.code == "bad_profile"
+
+
+def test_a_missing_file_is_a_bad_profile(tmp_path):
+    with pytest.raises(ProfileError) as err:
+        Profile.load(tmp_path / "absent.npz")
+    assert err.value.code == "bad_profile"
+
+
+def test_examples_are_capped_per_code_and_merged():
+    codes = ["1m"] * (MAX_EXAMPLES_PER_CODE + 5) + ["2m"]
+    profile = Profile.of_examples(codes, unit(np.random.default_rng(0).normal(size=(len(codes), 4))), "d", "labels")
+    assert profile.example_codes.count("1m") == MAX_EXAMPLES_PER_CODE
+    merged = profile.merged(Profile.of_examples(["3m"], unit(np.ones((1, 4), np.float32)), "d", "corrections"))
+    assert set(merged.codes) == {"1m", "2m", "3m"} and merged.sources == ("labels", "corrections")
+    with pytest.raises(ProfileError) as err:
+        profile.merged(Profile.of_examples(["3m"], unit(np.ones((1, 4), np.float32)), "other", "labels"))
+    assert err.value.code == "profile_classifier"
+
+
+# -- reading with a profile ---------------------------------------------------------------------------------------
+
+def test_a_crop_like_an_example_takes_its_code():
+    profile = small_profile()
+    probs = shipped_reading("9s")[None]
+    out = matched_probabilities(probs, np.asarray(profile.features[1:2], np.float32), profile)
+    assert DETECTOR_CLASSES[int(out[0].argmax())] == "2m"
+    assert out.sum() == pytest.approx(1.0, abs=1e-4)
+
+
+def test_a_crop_like_no_example_keeps_the_shipped_reading():
+    profile = small_profile()
+    far = unit(np.r_[np.zeros(7), 1.0][None].astype(np.float32))
+    out = matched_probabilities(shipped_reading("9s")[None], far, profile)
+    assert DETECTOR_CLASSES[int(out[0].argmax())] == "9s"
+
+
+def test_a_complete_profile_reads_no_code_the_set_lacks_but_keeps_backs():
+    profile = small_profile(complete=True)
+    far = unit(np.r_[np.zeros(7), 1.0][None].astype(np.float32))
+    out = matched_probabilities(np.stack([shipped_reading("9s", 0.6) + shipped_reading("1m", 0.3) * 0.3,
+                                          shipped_reading("back", 0.95)]), np.repeat(far, 2, axis=0), profile)
+    assert DETECTOR_CLASSES[int(out[0].argmax())] == "1m"
+    assert out[0][DETECTOR_CLASSES.index("9s")] == 0
+    assert DETECTOR_CLASSES[int(out[1].argmax())] == "back"
+
+
+# -- the sheet's rows ---------------------------------------------------------------------------------------------
+
+def grid(lengths, slant=0.05) -> list[Detection]:
+    tiles = []
+    for r, n in enumerate(lengths):
+        for i in range(n):
+            x, y = 50 + 70 * i, 60 + 120 * r + slant * 70 * i
+            tiles.append(Detection("1m", (x, y, x + 60, y + 80), 0.9))
+    return tiles
+
+
+def test_rows_are_read_top_to_bottom_left_to_right_on_a_slant():
+    tiles = grid([9, 9, 7])
+    rows = rows_of(list(reversed(tiles)))
+    assert [len(r) for r in rows] == [9, 9, 7]
+    assert [tuple(reversed(tiles)).index(tiles[i]) for i in range(9)] == rows[0]
+
+
+def test_a_box_across_two_tiles_is_dropped():
+    tiles = grid([3], slant=0)
+    across = Detection("1m", (80, 60, 160, 140), 0.5)
+    assert apart([*tiles, across]) == tiles
+
+
+def uniform(n: int) -> np.ndarray:
+    return np.full((n, len(DETECTOR_CLASSES)), 1 / len(DETECTOR_CLASSES), np.float32)
+
+
+def test_rows_of_one_length_are_told_apart_by_the_classifier():
+    dots = np.stack([shipped_reading(code) for code in SHEET_ROWS[1]])
+    assert match_rows([9, 7], [dots, uniform(7)]) == (1, 3)
+    assert match_rows([9, 9, 9, 7, 8], [uniform(9)] * 3 + [uniform(7), uniform(8)]) == (0, 1, 2, 3, 4)
+
+
+@pytest.mark.parametrize(("lengths", "code"), [([9, 10], "row_length"), ([7, 9], "row_length"),
+                                               ([9, 9, 9, 9], "row_length"), ([5], "row_length"),
+                                               ([9, 9, 9, 7, 8, 8], "rows_unmatched")])
+def test_rows_that_are_no_sheet_are_refused(lengths, code):
+    with pytest.raises(ProfileError) as err:
+        match_rows(lengths, [uniform(n) for n in lengths])
+    assert err.value.code == code
+
+
+# -- calibration photos and the command line (the shipped models, the vendored art) ----------------------------------
+
+@pytest.fixture(scope="module")
+def sheet(tmp_path_factory) -> Path:
+    from mjlens.vision.synth.sheet import write_sheets
+
+    out = tmp_path_factory.mktemp("sheet")
+    write_sheets(out, 1, 0, VENDORED_ART, ART_SET)
+    return next((out / "images").glob("*.jpg"))
+
+
+@pytest.fixture(scope="module")
+def made(sheet, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("profile") / "set.npz"
+    assert main(["profile", "create", str(sheet), "--out", str(out)]) == 0
+    return out
+
+
+def test_a_sheet_makes_a_complete_profile(made):
+    profile = Profile.load(made)
+    assert profile.complete and profile.codes == tuple(c for row in SHEET_ROWS for c in row)
+    assert set(profile.example_codes) == set(profile.codes)
+
+
+def test_profile_show(made, capsys):
+    assert main(["profile", "show", str(made), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["complete"] and len(summary["codes"]) == 42 and summary["version"] == 1
+
+
+def test_recognize_with_the_profile(made, capsys):
+    assert main(["recognize", str(REPO / "examples" / "hand.jpg"), "--json", "--profile", str(made)]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["tiles"]
+
+
+def edited(sheet: Path, tmp_path: Path, change) -> Path:
+    image = cv2.imread(str(sheet))
+    labels = [line.split() for line in (sheet.parent.parent / "labels" / f"{sheet.stem}.txt").read_text().splitlines()]
+    h, w = image.shape[:2]
+    boxes = []
+    for _, cx, cy, bw, bh in ((c, *map(float, rest)) for c, *rest in labels):
+        boxes.append((int((cx - bw / 2) * w), int((cy - bh / 2) * h), int((cx + bw / 2) * w), int((cy + bh / 2) * h)))
+    out = tmp_path / "edited.jpg"
+    cv2.imwrite(str(out), change(image, boxes))
+    return out
+
+
+def hide_tile(image, boxes):
+    x1, y1, x2, y2 = boxes[4]  # 5m: its row then holds eight tiles
+    image[y1 - 4:y2 + 4, x1 - 4:x2 + 4] = np.median(image[:20, :20].reshape(-1, 3), axis=0)  # the table's colour
+    return image
+
+
+def shrink(image, boxes):
+    """The sheet far away: its tiles a few pixels tall, in a photo of the same size."""
+    small = cv2.resize(image, None, fx=0.3, fy=0.3, interpolation=cv2.INTER_AREA)
+    canvas = np.full_like(image, 100)
+    canvas[:small.shape[0], :small.shape[1]] = small
+    return canvas
+
+
+@pytest.mark.parametrize(("change", "code"), [
+    (hide_tile, "row_length"),
+    (lambda image, boxes: np.full_like(image, 120), "no_tiles"),
+    (shrink, "tiles_unreadable"),
+    (lambda image, boxes: cv2.GaussianBlur(image, (0, 0), 6), "tiles_unreadable"),
+])
+def test_bad_sheets_are_refused_and_nothing_is_written(sheet, tmp_path, capsys, change, code):
+    photo = edited(sheet, tmp_path, change)
+    out = tmp_path / "set.npz"
+    assert main(["profile", "create", str(photo), "--out", str(out)]) == 2
+    assert f": {code}: " in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_profile_from_labels_and_corrections(sheet, tmp_path, capsys):
+    folder = sheet.parent.parent
+    reading = {"image": str(sheet), "tiles": [{"code": "1m", "box": [0, 0, 40, 50]}]}
+    corrections = tmp_path / "corrections.jsonl"
+    corrections.write_text(json.dumps(reading) + "\n")
+    out = tmp_path / "set.npz"
+    assert main(["profile", "create", "--from-labels", str(folder), "--from-corrections", str(corrections),
+                 "--out", str(out), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["sources"] == ["labels", "corrections"] and not summary["complete"]
+
+
+@pytest.mark.parametrize("args", [["profile", "create", "--out", "x.npz"],
+                                  ["recognize", str(REPO / "examples" / "hand.jpg"), "--profile", "absent.npz"]])
+def test_command_line_errors_exit_2(args, capsys):
+    assert main(args) == 2
+    assert "Traceback" not in capsys.readouterr().err

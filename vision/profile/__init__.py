@@ -1,0 +1,11 @@
+"""Profiles: a player's own tile set, taught to the reader from one photo of it (docs/profiles.md).
+
+``store.Profile`` is the file, ``calibration`` makes one from photos of the set laid out in rows, ``sources`` from
+labelled photos or corrected readings, and ``classifier.ProfiledClassifier`` reads tiles with one.
+"""
+
+from .classifier import ProfiledClassifier
+from .errors import PROFILE_ERROR_CODES, ProfileError
+from .store import Profile
+
+__all__ = ["PROFILE_ERROR_CODES", "Profile", "ProfileError", "ProfiledClassifier"]

@@ -1,0 +1,208 @@
+"""A profile from calibration photos: the set laid out face up in the rows of ``layout.SHEET_ROWS``.
+
+The detector finds the tiles, they are grouped into rows (the rows' slant measured from neighbouring tiles), and the
+rows are matched in order to the sheet's rows whose lengths they have, the shipped classifier choosing between rows
+of one length (characters, dots and bamboo all hold nine). Each tile becomes an example of its code, cut at its own
+size and again smaller (``EXAMPLE_TILE_HEIGHTS``): a hand is often photographed from further away than a sheet.
+A photo that cannot be read as a sheet raises ``ProfileError`` and nothing is made.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from mjlens.scoring.tiles import DETECTOR_CLASSES
+
+from ..classifier import QUARTER_TURNS
+from ..detection import Detection, boxes_in_pixels
+from ..imageio import DecodedImage
+from ..tilecrop import crop_tiles
+from .errors import ProfileError
+from .features import FeatureReader
+from .layout import SHEET_ROWS
+from .store import Profile
+
+#: The least chance of a tile (``vision.detector.tile_scores``) a box of the sheet is taken at.
+SHEET_TILE_CHANCE = 0.1
+#: Two boxes sharing more than this share of the smaller one's area are one tile, or one box across two.
+OVERLAP = 0.3
+#: Tiles shorter than this (pixels of the decoded photo, the median) are too small to learn a face from: the detector
+#: misses a quarter to four fifths of a sheet's tiles 31-35 px tall, and none at 80 px (docs/experiments/profiles.md).
+MIN_TILE_PX = 40
+#: The least sharpness (the median over the tiles of the variance of the Laplacian of their grey crops at the
+#: classifier's size) of a sheet whose faces can be learnt: sharp synthetic sheets measure 965-5950, blurred with a
+#: Gaussian of 4 px 168-369, of 6 px 108-307.
+MIN_SHARPNESS = 250.0
+#: Centres further apart across the rows than this share of a tile's height start a new row.
+ROW_SPLIT = 0.55
+#: Two tiles whose features are this alike (cosine) look the same to the reader: a code laid twice, or a set whose
+#: codes the reader cannot tell apart (measured on sheets of every art set: docs/experiments/profiles.md).
+LOOK_ALIKE = 0.995
+#: Each tile is also learnt at these heights (pixels), where it is larger (None: as it is).
+EXAMPLE_TILE_HEIGHTS: tuple[int | None, ...] = (None, 32)
+#: ... and turned by these quarter turns clockwise: a tile lies upside down across the table, on its side in a meld.
+EXAMPLE_TURNS: tuple[int, ...] = (0, 2)
+ROW_NAMES = ("characters 1m-9m", "dots 1p-9p", "bamboo 1s-9s", "honours 1z-7z", "flowers and seasons 1f-8f")
+
+
+@dataclass(frozen=True)
+class SheetTile:
+    code: str
+    box: tuple[float, float, float, float]  # pixels of the photo
+    row: int  # index into SHEET_ROWS
+
+
+@dataclass(frozen=True)
+class SheetReading:
+    """The tiles of one calibration photo with their codes, and their unit features (one row per example)."""
+
+    tiles: list[SheetTile]
+    example_codes: list[str]
+    features: np.ndarray
+    codes: list[str]  # the codes of the rows it holds
+
+
+def apart(tiles: Sequence[Detection]) -> list[Detection]:
+    """``tiles`` without every box that shares more than ``OVERLAP`` of its area or of a surer box's with that box:
+    the tiles of a sheet lie apart, so such a box is one tile boxed twice or a box across two tiles."""
+    kept: list[Detection] = []
+    for tile in sorted(tiles, key=lambda t: -t.confidence):
+        if all(_shared(tile, other) <= OVERLAP for other in kept):
+            kept.append(tile)
+    return kept
+
+
+def _shared(a: Detection, b: Detection) -> float:
+    """The area two boxes share, as a share of the smaller."""
+    w = min(a.box[2], b.box[2]) - max(a.box[0], b.box[0])
+    h = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
+    return max(w, 0.0) * max(h, 0.0) / max(min(a.width * a.height, b.width * b.height), 1e-9)
+
+
+def rows_of(tiles: Sequence[Detection]) -> list[list[int]]:
+    """The indices of ``tiles`` in rows, top to bottom, each left to right; the rows' slant is the median angle
+    from each tile to its nearest neighbour to the side."""
+    centres = np.array([t.center for t in tiles], float)
+    height = float(np.median([t.height for t in tiles]))
+    angles = []
+    for i, (x, y) in enumerate(centres):
+        d = centres - (x, y)
+        side = (np.abs(d[:, 0]) > np.abs(d[:, 1])) & (np.arange(len(centres)) != i)
+        if side.any():
+            j = np.flatnonzero(side)[np.argmin(np.hypot(d[side, 0], d[side, 1]))]
+            dx, dy = d[j] if d[j, 0] > 0 else -d[j]
+            angles.append(np.arctan2(dy, dx))
+    angle = float(np.median(angles)) if angles else 0.0
+    across = -centres[:, 0] * np.sin(angle) + centres[:, 1] * np.cos(angle)
+    along = centres[:, 0] * np.cos(angle) + centres[:, 1] * np.sin(angle)
+    order = np.argsort(across)
+    rows: list[list[int]] = [[int(order[0])]]
+    for previous, current in itertools.pairwise(order):
+        if across[current] - across[previous] > ROW_SPLIT * height:
+            rows.append([])
+        rows[-1].append(int(current))
+    return [sorted(row, key=lambda i: along[i]) for row in rows]
+
+
+def match_rows(lengths: Sequence[int], probs: Sequence[np.ndarray]) -> tuple[int, ...]:
+    """The sheet row of each photo row: in order, of its length, the assignment the shipped ``probs`` (one array
+    per row, tiles x classes) find likeliest. ``ProfileError`` naming the first row no order fits."""
+    if len(lengths) > len(SHEET_ROWS):
+        raise ProfileError("rows_unmatched", f"the photo holds {len(lengths)} rows of tiles; the sheet has at most "
+                                             f"{len(SHEET_ROWS)}: {', '.join(ROW_NAMES)}")
+    for count in range(1, len(lengths) + 1):  # the first row that no order of the sheet's rows fits
+        if not any(_fits(chosen, lengths[:count]) for chosen in itertools.combinations(range(len(SHEET_ROWS)), count)):
+            raise ProfileError("row_length", f"row {count} (top to bottom) holds {lengths[count - 1]} tiles, which no "
+                                             f"row of the sheet in that place holds: lay out {', '.join(ROW_NAMES)}, "
+                                             f"in that order, each row whole, a whole row left out only")
+    best, best_score = (), -np.inf
+    for chosen in itertools.combinations(range(len(SHEET_ROWS)), len(lengths)):
+        if not _fits(chosen, lengths):
+            continue
+        score = sum(float(np.log(p[np.arange(len(p)), [DETECTOR_CLASSES.index(c) for c in SHEET_ROWS[j]]] + 1e-3).sum())
+                    for j, p in zip(chosen, probs, strict=True))
+        if score > best_score:
+            best, best_score = chosen, score
+    return best
+
+
+def _fits(chosen: Sequence[int], lengths: Sequence[int]) -> bool:
+    return all(len(SHEET_ROWS[j]) == n for j, n in zip(chosen, lengths, strict=True))
+
+
+def read_sheet(reader, image: DecodedImage, features: FeatureReader) -> SheetReading:
+    """One calibration photo read by ``reader`` (a ``TwoStageDetector``): its tiles, their codes and examples."""
+    raw = reader.detector.raw(image.bgr, image.scale)
+    located = apart(reader.locate(*raw, conf=SHEET_TILE_CHANCE))
+    if not located:
+        raise ProfileError("no_tiles", "no tiles were found in the calibration photo: lay the set out face up on a "
+                                       "plain table and photograph it from above")
+    height = float(np.median([d.height for d in located])) * image.scale
+    if height < MIN_TILE_PX:
+        raise ProfileError("tiles_unreadable", f"the tiles are {height:.0f} pixels tall in the photo, too small to "
+                                               f"learn their faces from (at least {MIN_TILE_PX}): come closer")
+    rows = rows_of(located)
+    boxes = boxes_in_pixels(located, image.scale)
+    crops = crop_tiles(image.bgr, boxes, features.classifier.size)
+    sharpness = float(np.median([cv2.Laplacian(cv2.cvtColor(c, cv2.COLOR_BGR2GRAY), cv2.CV_32F).var() for c in crops]))
+    if sharpness < MIN_SHARPNESS:
+        raise ProfileError("tiles_unreadable", "the tiles are too blurred to learn their faces from: hold the phone "
+                                               "still, in good light, and let it focus on the tiles")
+    probs, unit = features.read(crops)
+    chosen = match_rows([len(r) for r in rows], [probs[r] for r in rows])
+    tiles: list[SheetTile] = [None] * len(located)  # type: ignore[list-item]
+    for row, sheet_row in zip(rows, chosen, strict=True):
+        for i, code in zip(row, SHEET_ROWS[sheet_row], strict=True):
+            tiles[i] = SheetTile(code, located[i].box, sheet_row)
+    _refuse_look_alikes(tiles, unit)
+    codes = [t.code for t in tiles]
+    example_codes, examples = [], []
+    for target in EXAMPLE_TILE_HEIGHTS:
+        if target is not None and target >= 0.9 * height:
+            continue
+        if target is None:
+            cut = crops
+        else:
+            factor = target / height
+            small = cv2.resize(image.bgr, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+            cut = crop_tiles(small, [tuple(v * factor for v in box) for box in boxes], features.classifier.size)
+        for turn in EXAMPLE_TURNS:
+            turned = cut if turn == 0 else [cv2.rotate(c, QUARTER_TURNS[turn]) for c in cut]
+            examples.append(unit if turn == 0 and target is None else features.read(turned)[1])
+            example_codes += codes
+    ordered = [t.code for t in sorted(tiles, key=lambda t: (t.row, SHEET_ROWS[t.row].index(t.code)))]
+    return SheetReading(sorted(tiles, key=lambda t: (t.row, SHEET_ROWS[t.row].index(t.code))), example_codes,
+                        np.concatenate(examples), ordered)
+
+
+def _refuse_look_alikes(tiles: Sequence[SheetTile], unit: np.ndarray) -> None:
+    """``ProfileError`` when two tiles of the sheet look the same to the reader (``LOOK_ALIKE``)."""
+    similarity = unit @ unit.T
+    np.fill_diagonal(similarity, -1.0)
+    i, j = np.unravel_index(int(np.argmax(similarity)), similarity.shape)
+    if similarity[i, j] < LOOK_ALIKE:
+        return
+    a, b = sorted((tiles[i], tiles[j]), key=lambda t: (t.row, SHEET_ROWS[t.row].index(t.code)))
+    if a.row == b.row:
+        raise ProfileError("code_missing", f"the tiles laid as {a.code} and {b.code} look the same: is one code laid "
+                                           f"twice and another missing from the {ROW_NAMES[a.row]} row?")
+    raise ProfileError("tiles_look_alike", f"the tiles laid as {a.code} and {b.code} look the same to the reader: "
+                                           f"check that each is the code its place in the sheet says")
+
+
+def profile_from_sheets(reader, images: Sequence[DecodedImage], features: FeatureReader) -> Profile:
+    """A complete profile from one or more calibration photos, each read by ``read_sheet``."""
+    profile = None
+    for image in images:
+        reading = read_sheet(reader, image, features)
+        made = Profile.of_examples(reading.example_codes, reading.features, features.digest, "sheet",
+                                   codes=reading.codes)
+        profile = made if profile is None else profile.merged(made)
+    if profile is None:
+        raise ProfileError("no_tiles", "no calibration photo was given")
+    return profile

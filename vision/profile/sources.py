@@ -1,0 +1,100 @@
+"""Profiles from tiles whose codes a person has checked: a YOLO folder of labelled photos (``mjlens label`` output
+after review) or Recognition JSON lines whose tiles the player corrected. Every labelled tile becomes an example of
+its code; face-down tiles teach nothing about faces and are left out. Such a profile is not complete: a code it has
+no example of is still read by the shipped classifier alone."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES
+
+from .. import evaluate
+from ..imageio import ImageError, load_image
+from ..tilecrop import crop_tiles
+from .errors import ProfileError
+from .features import FeatureReader
+from .store import Profile
+
+
+def _examples(features: FeatureReader, photos: Iterable[tuple[np.ndarray, list[tuple[str, tuple]]]], source: str
+              ) -> Profile:
+    """A profile of the labelled tiles of ``photos`` (BGR, [(code, box in its pixels)])."""
+    codes: list[str] = []
+    parts = []
+    for bgr, tiles in photos:
+        tiles = [(code, box) for code, box in tiles if code != BACK_CODE]
+        if not tiles:
+            continue
+        parts.append(features.read(crop_tiles(bgr, [box for _, box in tiles], features.classifier.size))[1])
+        codes += [code for code, _ in tiles]
+    if not codes:
+        raise ProfileError("no_examples", f"the {source} hold no tile to learn a face from")
+    return Profile.of_examples(codes, np.concatenate(parts), features.digest, source)
+
+
+def profile_from_labels(folder: str | Path, features: FeatureReader) -> Profile:
+    """A profile of every labelled tile of a YOLO folder: its data.yaml (train split, else val), else its images/
+    and labels/ folders in the 43-class order."""
+    folder = Path(folder)
+    try:
+        if (folder / "data.yaml").is_file():
+            try:
+                codes, pairs = evaluate.read_dataset(folder / "data.yaml", "train")
+            except evaluate.EvalError:
+                codes, pairs = evaluate.read_dataset(folder / "data.yaml", "val")
+        elif folder.is_dir():
+            images = evaluate.images_of(folder / "images" if (folder / "images").is_dir() else folder)
+            codes, pairs = list(DETECTOR_CLASSES), [(image, evaluate.label_path(image)) for image in images]
+        else:
+            raise ProfileError("bad_labels", f"{folder} is not a folder")
+    except evaluate.EvalError as err:
+        raise ProfileError("bad_labels", str(err)) from None
+
+    def photos():
+        for image_path, label_path in pairs:
+            try:
+                image = evaluate.load_photo(image_path)
+                labels = evaluate.read_labels(label_path, codes, image.width, image.height)
+            except evaluate.EvalError as err:
+                raise ProfileError("bad_labels", str(err)) from None
+            yield image.bgr, [(label.code, tuple(v * image.scale for v in label.box)) for label in labels]
+
+    return _examples(features, photos(), "labels")
+
+
+def profile_from_corrections(path: str | Path, features: FeatureReader) -> Profile:
+    """A profile of the tiles of Recognition JSON lines (one reading per line, its tiles as the player corrected
+    them); each line's ``image`` is the photo, found beside the file when it is not an absolute path."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as err:
+        raise ProfileError("bad_labels", f"cannot read {path}: {err}") from None
+
+    def photos():
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                reading = json.loads(line)
+                image_path = Path(reading["image"])
+                tiles = [(str(t["code"]), tuple(float(v) for v in t["box"])) for t in reading["tiles"]]
+            except (ValueError, KeyError, TypeError) as err:
+                raise ProfileError("bad_labels", f"{path}:{number}: not a Recognition JSON line ({err})") from None
+            unknown = sorted({code for code, box in tiles if code not in DETECTOR_CLASSES or len(box) != 4})
+            if unknown:
+                raise ProfileError("bad_labels", f"{path}:{number}: tiles with a bad code or box: {unknown[:5]}")
+            image_path = image_path if image_path.is_absolute() else path.parent / image_path
+            try:
+                image = load_image(image_path.read_bytes())
+            except (OSError, ImageError) as err:
+                raise ProfileError("bad_labels", f"{path}:{number}: cannot read the photo {image_path}: "
+                                                 f"{getattr(err, 'message', err)}") from None
+            yield image.bgr, [(code, tuple(v * image.scale for v in box)) for code, box in tiles]
+
+    return _examples(features, photos(), "corrections")
