@@ -201,14 +201,14 @@ def _health_router() -> APIRouter:
 
 
 def _body_limit(settings: Settings):
-    """Path -> (the largest body in bytes, what the 413 message calls it): a photo and its form on the upload
-    paths, a JSON body everywhere else."""
+    """Request -> (the largest body in bytes, what the 413 message calls it): a photo and its form for a form
+    posted to an upload path, a JSON body for everything else."""
     upload = (settings.max_upload_bytes + FORM_OVERHEAD_BYTES,
               f"a photo upload ({settings.max_upload_bytes} bytes of photo + {FORM_OVERHEAD_BYTES} of form)")
     other = (settings.max_json_bytes, "a JSON body")
 
-    def limit_of(path: str) -> tuple[int, str]:
-        return upload if path in UPLOAD_PATHS else other
+    def limit_of(path: str, content_type: bytes) -> tuple[int, str]:
+        return upload if path in UPLOAD_PATHS and content_type.startswith(b"multipart/form-data") else other
 
     return limit_of
 

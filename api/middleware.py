@@ -122,7 +122,7 @@ class BodyLimitMiddleware:
     for its path the answer is 413 at once (a declared Content-Length over it: before reading a byte); a body
     that does not arrive within ``timeout_s`` of the headers is answered 408. Either way the connection closes.
 
-    ``limit_of(path) -> (bytes, what)``: the limit for a path and how the 413 message names it.
+    ``limit_of(path, content_type) -> (bytes, what)``: the limit for a request and how the 413 message names it.
     """
 
     def __init__(self, app, limit_of, timeout_s: float):
@@ -135,7 +135,8 @@ class BodyLimitMiddleware:
             await self.app(scope, receive, send)
             return
         exchange = _Exchange(scope, send)
-        limit, what = self.limit_of(scope.get("path", ""))
+        content_type = (_header(scope, b"content-type") or b"").strip().lower()
+        limit, what = self.limit_of(scope.get("path", ""), content_type)
         too_large = f"the request body is over {limit} bytes, the limit for {what}"
         length = _header(scope, b"content-length")
         if length is not None:

@@ -529,6 +529,8 @@ def readable(report: dict) -> str:
         lines.append(f"  {name:34s} {r['status']} {r['code'] or ''} ({r['answer_bytes']} bytes)")
     sh = report["slow_headers"]
     lines.append(f"slow headers: closed={sh['closed']} after {sh['seconds']} s")
+    lines.append(f"server RSS: {report['rss_ready_mib']} MiB ready, {report['rss_after_probes_mib']} MiB after "
+                 "the probes")
     good = report["good"]
     lines += ["", "under attack:",
               f"  scoring: {good['score_answered']} answered, p50 {good['score_p50_s']} s, p99 {good['score_p99_s']} s",

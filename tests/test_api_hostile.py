@@ -117,6 +117,12 @@ def test_a_chunked_upload_is_refused_as_soon_as_it_passes_the_limit():
     assert "1000000 bytes of photo" in answer["error"]["message"]
 
 
+def test_only_a_form_gets_the_upload_limit_on_an_upload_path():
+    body = Body(endless=b"[" * 65_536)
+    status, _, answer = run(asgi_call(make_app(), "POST", "/v1/recognize", body, CHUNKED))
+    assert status == 413 and "JSON body" in answer["error"]["message"] and body.pulled == 5
+
+
 def test_a_declared_length_over_the_limit_is_refused_before_reading():
     app = make_app()
     body = Body(endless=b"x")
