@@ -172,9 +172,11 @@ def advise(hand: Hand | dict, rules: str, options: dict[str, Any] | None = None,
         if size == facts.size - 1:
             one_short = Hand(tuple(tiles), hand.melds, None, hand.flowers, hand.context)
             distance = shanten(counts, melds, facts.shapes)
-            found = find_waits(one_short, facts, options, left) if distance == 0 else None
-            result = Analysis(facts, size, distance, useful=_useful(counts, melds, facts, held, left, distance),
-                              waits=found)
+            useful = _useful(counts, melds, facts, held, left, distance)
+            found = None
+            if distance == 0:  # a ready hand's useful tiles are its waits
+                found = find_waits(one_short, facts, options, left, [INDEX[t] for t, _ in useful.tiles])
+            result = Analysis(facts, size, distance, useful=useful, waits=found)
             if found is not None:
                 _warn_held_waits(result, distance, found)
             return result.to_json()
