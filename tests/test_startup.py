@@ -59,3 +59,30 @@ def test_reading_a_photo_loads_no_service_and_no_renderer():
 def test_scoring_a_typed_hand_loads_no_vision_and_no_service():
     loaded = _loaded_by(["score", "123m456m789m234p5s +5s", "--rules", "mcr", "--json"])
     assert not loaded & (SERVICE | VISION)
+
+
+def test_photos_read_at_once_give_what_one_after_another_gives(tmp_path):
+    """``mjlens recognize`` reads several photos at once on one thread each: the same listing, in the same order,
+    as one at a time on every core, an unreadable file in the middle included."""
+    from mjlens.vision.detector import default_model_path
+
+    photos = sorted(str(p.relative_to(REPO)) for p in (REPO / "examples").glob("*.jpg"))
+    if not default_model_path().is_file() or len(photos) < 2:
+        pytest.skip("the shipped model or the sample photos are not present")
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"\xff\xd8\xff\xe0 not a whole photo")
+    argv = [sys.executable, "-m", "mjlens", "recognize", "--json", *photos[:1], str(broken), *photos[1:]]
+    one, several = (subprocess.run([*argv, "--workers", n], cwd=REPO, capture_output=True, text=True, timeout=300)
+                    for n in ("1", "3"))
+    assert one.returncode == several.returncode == 2  # the broken file
+    assert json.loads(one.stdout) == json.loads(several.stdout)
+    assert [r["image"] for r in json.loads(several.stdout)] == [Path(p).name for p in photos[:1]] + [
+        str(broken)] + [Path(p).name for p in photos[1:]]
+    assert one.stderr == several.stderr
+
+
+def test_workers_below_one_is_a_usage_error(capsys):
+    from mjlens.api.cli import main
+
+    assert main(["recognize", "examples/hand.jpg", "--workers", "0"]) == 2
+    assert "--workers must be at least 1" in capsys.readouterr().err

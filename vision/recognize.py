@@ -46,10 +46,10 @@ class Recognizer:
                  detector: Detector | TwoStageDetector | None = None, conf: float | None = None,
                  bonus_conf: float | None = None, back_conf: float | None = None,
                  classifier: str | os.PathLike | None = None, input_size: int | None = None,
-                 profile: str | os.PathLike | None = None):
+                 profile: str | os.PathLike | None = None, threads: int | None = None):
         self.detector = detector or load_tile_reader(model_path, classifier=classifier, conf=conf,
                                                      bonus_conf=bonus_conf, back_conf=back_conf,
-                                                     input_size=input_size, profile=profile)
+                                                     input_size=input_size, profile=profile, threads=threads)
         self._assemble = _layout_assembler()
 
     def decode(self, data: bytes) -> DecodedImage:
