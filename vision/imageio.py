@@ -234,7 +234,7 @@ def load_image(
 
     ``target_side``: the long side the caller will shrink the picture to; a JPEG may then be decoded at a
     power-of-two reduction whose long side is still at least that (never smaller), which is much faster, and
-    other formats are reduced by a whole factor right after decoding (never below it either).
+    other formats are reduced by the same factor right after decoding.
     ``budget``: the decode memory shared with other threads (default ``DECODE_BUDGET``); a photo whose
     estimated decode (``decode_cost``) is over the whole budget is refused with ``too_many_pixels``.
     """
@@ -250,8 +250,8 @@ def load_image(
         if image.format in ("JPEG", "MPO"):
             scale = max(width, height) / target_side  # draft keeps the decoded size >= the requested one
             image.draft("RGB", (int(image.size[0] / scale) + 1, int(image.size[1] / scale) + 1))
-        else:
-            factor = max(width, height) // target_side
+        else:  # the reduction libjpeg's draft would pick, so a photo reads alike whatever its format
+            factor = max(f for f in (1, 2, 4, 8) if max(width, height) / f >= target_side)
     fmt = image.format or "unknown"
     try:
         cost = check_cost(image, data, factor, budget)
