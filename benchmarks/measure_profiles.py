@@ -45,15 +45,24 @@ SETS = "kmj_jade,kmj_classic,xmj_dorwhite,bradfield_numbered,xmj_thick,font_free
 FIGURES = ("tile_accuracy", "tile_precision", "exact_rate", "bonus_recall")
 
 
-def read_all(reader, data_yaml: Path, split: str = "val", fixes=None) -> dict:
-    """``mjlens eval``'s tile figures of ``reader``'s operating readings over a split."""
+def read_all(reader, data_yaml: Path, split: str = "val", fixes: tuple = (None,)) -> list[dict]:
+    """``mjlens eval``'s tile figures of ``reader``'s operating readings over a split, once per entry of ``fixes``
+    (label corrections, None for the labels as given), the photos read once."""
     codes, pairs = evaluate.read_dataset(data_yaml, split)
-    samples = []
+    readings = []
     for image_path, label_path in pairs:
         image = evaluate.load_photo(image_path)
-        labels = evaluate.read_labels(label_path, codes, image.width, image.height, (fixes or {}).get(image_path.name))
-        found = reader.detect(image.bgr, image.scale)
-        samples.append(evaluate.Sample(image_path.name, labels, [], found, (image.width, image.height)))
+        readings.append((image_path, label_path, image.width, image.height, reader.detect(image.bgr, image.scale)))
+    figures = []
+    for fix in fixes:
+        samples = [evaluate.Sample(path.name, evaluate.read_labels(labels, codes, width, height,
+                                                                   (fix or {}).get(path.name)), [], found,
+                                   (width, height)) for path, labels, width, height, found in readings]
+        figures.append(_figures(samples))
+    return figures
+
+
+def _figures(samples: list) -> dict:
     report = evaluate.evaluate_samples(samples)
     matches = [evaluate.match_tiles(sample.labels, sample.operating) for sample in samples]
     correct, wrong = sum(len(m.correct) for m in matches), sum(len(m.wrong) for m in matches)
@@ -135,14 +144,15 @@ def hk_rows(reader, features, matchings: list[Matching], work: Path) -> list[dic
     profile = calibration.profile_from_sheets(reader, [image], features)
     seconds = time.perf_counter() - start
     fixes = evaluate.read_fixes(REPO / "datasets" / "hk-photos-label-fixes.txt")
-    rows = []
-    for labels, fix in (("source labels", None), ("corrected labels", fixes)):
-        row = {"set": f"hk-photos valid, {labels}", "create_s": round(seconds, 2),
-               "without": read_all(reader, HK, "val", fix)}
-        for matching in matchings:
-            row[f"with T={matching.temperature} U={matching.unmatched}"] = read_all(
-                with_profile(reader, profile, matching), HK, "val", fix)
-        rows.append(row)
+    names = ("source labels", "corrected labels")
+    without = read_all(reader, HK, "val", (None, fixes))
+    rows = [{"set": f"hk-photos valid, {name}", "create_s": round(seconds, 2), "without": figures}
+            for name, figures in zip(names, without, strict=True)]
+    for matching in matchings:
+        for row, figures in zip(rows, read_all(with_profile(reader, profile, matching), HK, "val", (None, fixes)),
+                                strict=True):
+            row[f"with T={matching.temperature} U={matching.unmatched}"] = figures
+    for row in rows:
         print(json.dumps(row), flush=True)
     return rows
 
@@ -177,11 +187,11 @@ def main() -> int:
             write_dataset(root / "hands", args.photos, 11, ART, 640, 1, sets=[name])
         profile, errors, seconds = sheet_profile(reader, features, root / "sheet")
         row = {"set": name, "sheet_errors": errors, "create_s": round(seconds, 2),
-               "without": read_all(reader, root / "hands" / "data.yaml")}
+               "without": read_all(reader, root / "hands" / "data.yaml")[0]}
         if profile is not None:
             for matching in matchings:
                 row[f"with T={matching.temperature} U={matching.unmatched}"] = read_all(
-                    with_profile(reader, profile, matching), root / "hands" / "data.yaml")
+                    with_profile(reader, profile, matching), root / "hands" / "data.yaml")[0]
         rows.append(row)
         print(json.dumps(row), flush=True)
     if args.json:

@@ -213,6 +213,14 @@ def hide_tile(image, boxes):
     return image
 
 
+def lay_twice(image, boxes):
+    """5m laid again where 6m lies: a code laid twice, another missing."""
+    x1, y1, x2, y2 = boxes[4]
+    tile = image[y1:y2, x1:x2].copy()
+    image[boxes[5][1]:boxes[5][1] + tile.shape[0], boxes[5][0]:boxes[5][0] + tile.shape[1]] = tile
+    return image
+
+
 def shrink(image, boxes):
     """The sheet far away: its tiles a few pixels tall, in a photo of the same size."""
     small = cv2.resize(image, None, fx=0.3, fy=0.3, interpolation=cv2.INTER_AREA)
@@ -223,9 +231,10 @@ def shrink(image, boxes):
 
 @pytest.mark.parametrize(("change", "code"), [
     (hide_tile, "row_length"),
+    (lay_twice, "code_missing"),
     (lambda image, boxes: np.full_like(image, 120), "no_tiles"),
     (shrink, "tiles_unreadable"),
-    (lambda image, boxes: cv2.GaussianBlur(image, (0, 0), 6), "tiles_unreadable"),
+    (lambda image, boxes: cv2.GaussianBlur(image, (0, 0), 12), "tiles_unreadable"),
 ])
 def test_bad_sheets_are_refused_and_nothing_is_written(sheet, tmp_path, capsys, change, code):
     photo = edited(sheet, tmp_path, change)

@@ -32,17 +32,22 @@ SHEET_TILE_CHANCE = 0.1
 #: Two boxes sharing more than this share of the smaller one's area are one tile, or one box across two.
 OVERLAP = 0.3
 #: Tiles shorter than this (pixels of the decoded photo, the median) are too small to learn a face from: the detector
-#: misses a quarter to four fifths of a sheet's tiles 31-35 px tall, and none at 80 px (docs/experiments/profiles.md).
+#: finds 8 to 31 of a synthetic sheet's 34-42 tiles 31-35 px tall, all at 80-130 px (docs/experiments/profiles.md).
 MIN_TILE_PX = 40
 #: The least sharpness (the median over the tiles of the variance of the Laplacian of their grey crops at the
 #: classifier's size) of a sheet whose faces can be learnt: sharp synthetic sheets measure 965-5950, blurred with a
-#: Gaussian of 4 px 168-369, of 6 px 108-307.
-MIN_SHARPNESS = 250.0
+#: Gaussian of 4 px 168-369, of 6 px 108-307, and the vendored set's sheet, its tiles 87 px tall, 105 blurred by 12 px
+#: (the detector then finds 3 of its 42 tiles); so only a sheet blurred past reading is refused (a threshold of 250
+#: refused 4 of 52 synthetic sheets that the generator blurred and that read well).
+MIN_SHARPNESS = 150.0
 #: Centres further apart across the rows than this share of a tile's height start a new row.
 ROW_SPLIT = 0.55
 #: Two tiles whose features are this alike (cosine) look the same to the reader: a code laid twice, or a set whose
-#: codes the reader cannot tell apart (measured on sheets of every art set: docs/experiments/profiles.md).
+#: codes the reader cannot tell apart. Distinct codes of one art set's sheet measure up to 0.989, one tile's copy laid
+#: beside it 0.95 (docs/experiments/profiles.md): so two tiles of one row alike from ``SAME_READING`` up that the
+#: shipped classifier also reads as one code, each at ``SURE_READING`` at least, count as one code laid twice.
 LOOK_ALIKE = 0.995
+SAME_READING, SURE_READING = 0.95, 0.85
 #: Each tile is also learnt at these heights (pixels), where it is larger (None: as it is).
 EXAMPLE_TILE_HEIGHTS: tuple[int | None, ...] = (None, 32)
 #: ... and turned by these quarter turns clockwise: a tile lies upside down across the table, on its side in a meld.
@@ -159,7 +164,7 @@ def read_sheet(reader, image: DecodedImage, features: FeatureReader) -> SheetRea
     for row, sheet_row in zip(rows, chosen, strict=True):
         for i, code in zip(row, SHEET_ROWS[sheet_row], strict=True):
             tiles[i] = SheetTile(code, located[i].box, sheet_row)
-    _refuse_look_alikes(tiles, unit)
+    _refuse_look_alikes(tiles, unit, probs)
     codes = [t.code for t in tiles]
     example_codes, examples = [], []
     for target in EXAMPLE_TILE_HEIGHTS:
@@ -180,13 +185,18 @@ def read_sheet(reader, image: DecodedImage, features: FeatureReader) -> SheetRea
                         np.concatenate(examples), ordered)
 
 
-def _refuse_look_alikes(tiles: Sequence[SheetTile], unit: np.ndarray) -> None:
-    """``ProfileError`` when two tiles of the sheet look the same to the reader (``LOOK_ALIKE``)."""
+def _refuse_look_alikes(tiles: Sequence[SheetTile], unit: np.ndarray, probs: np.ndarray) -> None:
+    """``ProfileError`` when two tiles of the sheet look the same to the reader (``LOOK_ALIKE``, or ``SAME_READING``
+    and read surely as one code by the shipped classifier)."""
     similarity = unit @ unit.T
     np.fill_diagonal(similarity, -1.0)
-    i, j = np.unravel_index(int(np.argmax(similarity)), similarity.shape)
-    if similarity[i, j] < LOOK_ALIKE:
+    read, sure = probs.argmax(axis=1), probs.max(axis=1) >= SURE_READING
+    row = np.array([t.row for t in tiles])
+    alike = (similarity >= LOOK_ALIKE) | ((similarity >= SAME_READING) & (read[:, None] == read[None, :])
+                                          & sure[:, None] & sure[None, :] & (row[:, None] == row[None, :]))
+    if not alike.any():
         return
+    i, j = np.unravel_index(int(np.argmax(np.where(alike, similarity, -1.0))), similarity.shape)
     a, b = sorted((tiles[i], tiles[j]), key=lambda t: (t.row, SHEET_ROWS[t.row].index(t.code)))
     if a.row == b.row:
         raise ProfileError("code_missing", f"the tiles laid as {a.code} and {b.code} look the same: is one code laid "

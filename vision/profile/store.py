@@ -98,8 +98,8 @@ class Profile:
             raise ProfileError("bad_profile", f"{path}: no such profile file") from None
         except IsADirectoryError:
             raise ProfileError("bad_profile", f"{path} is a directory, not a profile file") from None
-        except (OSError, ValueError, zipfile.BadZipFile, EOFError) as err:
-            raise ProfileError("bad_profile", f"{path} is not a profile file ({err})") from None
+        except (OSError, ValueError, zipfile.BadZipFile, EOFError):
+            raise ProfileError("bad_profile", f"{path} is not a profile file (made by mjlens profile create)") from None
         if str(fields.get("format", "")) != FORMAT:
             raise ProfileError("bad_profile", f"{path} is not a profile file (made by mjlens profile create)")
         version = int(fields.get("version", -1))
