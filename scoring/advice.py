@@ -145,7 +145,7 @@ def waits(hand: Hand | dict, rules: str, options: dict[str, Any] | None = None,
         one_short = Hand(hand.all_concealed(), hand.melds, None, hand.flowers, hand.context)
         counts = counts_of(one_short.concealed)
         distance = shanten(counts, len(hand.melds), facts.shapes)
-        found = find_waits(one_short, facts, options, left) if distance == 0 else Waits()
+        found = find_waits(one_short, facts, options, left, sighting=sighting) if distance == 0 else Waits()
         result = Analysis(facts, facts.size - 1, distance, waits=found)
         _warn_held_waits(result, distance, found)
         return result.to_json()
@@ -175,7 +175,7 @@ def advise(hand: Hand | dict, rules: str, options: dict[str, Any] | None = None,
             useful = _useful(counts, melds, facts, held, left, distance)
             found = None
             if distance == 0:  # a ready hand's useful tiles are its waits
-                found = find_waits(one_short, facts, options, left, [INDEX[t] for t, _ in useful.tiles])
+                found = find_waits(one_short, facts, options, left, [INDEX[t] for t, _ in useful.tiles], sighting)
             result = Analysis(facts, size, distance, useful=useful, waits=found)
             if found is not None:
                 _warn_held_waits(result, distance, found)
@@ -208,7 +208,7 @@ def _discard(tile: str, hand: Hand, tiles: list[str], facts: RuleFacts, options:
     found = None
     if distance == 0:  # a ready hand's useful tiles are its waits
         found = find_waits(Hand(tuple(rest), hand.melds, None, hand.flowers, hand.context), facts, options, left,
-                           [INDEX[t] for t, _ in useful.tiles])
+                           [INDEX[t] for t, _ in useful.tiles], sighting)
     marks = marks_for(tile, hand.context.seat_wind, sighting, left)
     return Discard(tile, distance, useful, found, marks)
 
@@ -265,4 +265,6 @@ def _explain(discards: list[Discard], facts: RuleFacts) -> None:
         if d is not best:
             words.append(_against(d, best))
         words += [m.says for m in d.marks]
+        if d.waits is not None:
+            words += [n.says for w in d.waits.waits for n in w.notes]
         d.reason = "; ".join(words)

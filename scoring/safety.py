@@ -48,9 +48,9 @@ def next_seat(seat: str) -> str:
     return WIND_LETTERS[(WIND_LETTERS.index(seat) + 1) % 4]
 
 
-def _mark(key: str, seat: str | None = None) -> Mark:
+def _mark(key: str, seat: str | None = None, tile: str | None = None) -> Mark:
     p = principles()[key]
-    return Mark(key, p.kind, seat, p.says.format(seat=seat), p.quote)
+    return Mark(key, p.kind, seat, p.says.format(seat=seat, tile=tile), p.quote)
 
 
 def _ranks(tiles: tuple[str, ...], suit: int) -> set[int]:
@@ -96,3 +96,15 @@ def marks_for(tile: str, seat: str, sighting: Sighting, left: list[int]) -> list
         out.append(_mark("all_copies_seen"))
     return out
 
+
+def wait_notes(tile: str, kinds: list[str], sighting: Sighting) -> list[Mark]:
+    """Notes on waiting on ``tile`` from the strategy text: a single wait (單調, and no other kind of wait on the
+    tile) on a tile never seen outside the hand, or seen once. Only where something is in sight at all."""
+    if kinds != ["pair"] or not (sighting.seen or sighting.discards):
+        return []
+    outside = sighting.all_tiles().count(tile)
+    if outside == 0:
+        return [_mark("single_wait_unseen", tile=tile)]
+    if outside == 1:
+        return [_mark("single_wait_seen_once", tile=tile)]
+    return []

@@ -12,6 +12,8 @@ from .errors import HandError
 from .hand import Hand
 from .result import ScoreResult
 from .rule_shapes import RuleFacts
+from .safety import Mark, wait_notes
+from .sighting import Sighting
 from .tiles import INDEX, PLAYING_CODES, counts_of
 from .waits import SPECIAL, placements, wait_kind, waiting_tiles
 
@@ -25,6 +27,7 @@ class Wait:
     kinds: list[str]
     discard: ScoreResult
     self_drawn: ScoreResult
+    notes: list[Mark] = field(default_factory=list)
 
     @property
     def meets_minimum(self) -> bool:
@@ -37,7 +40,8 @@ class Wait:
 
     def to_json(self) -> dict[str, Any]:
         return {"tile": self.tile, "left": self.left, "wait": self.kinds, "meets_minimum": self.meets_minimum,
-                "discard": self.discard.to_json(), "self_drawn": self.self_drawn.to_json()}
+                "discard": self.discard.to_json(), "self_drawn": self.self_drawn.to_json(),
+                "notes": [n.to_json() for n in self.notes]}
 
 
 @dataclass
@@ -86,9 +90,10 @@ def win_kinds(concealed: list[int], groups: tuple[Group, ...], facts: RuleFacts,
 
 
 def find_waits(hand: Hand, facts: RuleFacts, options: dict[str, Any], left: list[int],
-               tiles: list[int] | None = None) -> Waits:
-    """The waits of ``hand`` (one tile short, no winning tile), each scored on a discard and self-drawn.
-    ``tiles``: the winning tiles when already known (a ready hand's useful tiles are exactly its waits)."""
+               tiles: list[int] | None = None, sighting: Sighting | None = None) -> Waits:
+    """The waits of ``hand`` (one tile short, no winning tile), each scored on a discard and self-drawn, with the
+    strategy text's notes on single waits where ``sighting`` says what is in sight. ``tiles``: the winning tiles
+    when already known (a ready hand's useful tiles are exactly its waits)."""
     concealed = counts_of(hand.concealed)
     groups = hand_groups(hand)
     held = tuple(counts_of(hand.all_tiles()))
@@ -106,5 +111,6 @@ def find_waits(hand: Hand, facts: RuleFacts, options: dict[str, Any], left: list
         concealed[t] -= 1
         won = Hand(hand.concealed, hand.melds, code, hand.flowers, on_discard)
         out.waits.append(Wait(code, left[t], kinds, score(won, facts.rules, options),
-                              score(replace(won, context=on_self_draw), facts.rules, self_drawn_options)))
+                              score(replace(won, context=on_self_draw), facts.rules, self_drawn_options),
+                              wait_notes(code, kinds, sighting or Sighting())))
     return out

@@ -228,3 +228,16 @@ def test_a_tile_whose_every_other_copy_is_in_sight():
     result = advise(hand, "mcr", sighting=Sighting(discards={"S": ("4z", "4z"), "W": ("4z",)}))
     marks = {d["tile"]: [m["rule"] for m in d["safety"]] for d in result["discards"]}
     assert "all_copies_seen" in marks["4z"] and "follow_discarded" in marks["4z"]
+
+
+def test_a_single_wait_notes_how_often_its_tile_was_seen():
+    hand = parse("123m456m789p234s9s")  # 單調 9s
+    assert waits(hand, "mcr")["waits"][0]["notes"] == []  # nothing said to be in sight: no note
+    unseen = waits(hand, "mcr", sighting=Sighting(discards={"S": ("1z",)}))["waits"][0]["notes"]
+    assert [n["rule"] for n in unseen] == ["single_wait_unseen"] and unseen[0]["kind"] == "caution"
+    once = waits(hand, "mcr", sighting=Sighting(discards={"S": ("9s",)}))["waits"][0]["notes"]
+    assert [n["rule"] for n in once] == ["single_wait_seen_once"]
+    twice = waits(hand, "mcr", sighting=Sighting(seen=("9s", "9s")))["waits"][0]["notes"]
+    assert twice == []  # the text names tiles never seen and seen once
+    two_sided = waits(parse("123m456m789p23s99s"), "mcr", sighting=Sighting(seen=("5z",)))
+    assert all(w["notes"] == [] for w in two_sided["waits"])  # 1s/4s: not a single wait
