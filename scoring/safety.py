@@ -20,6 +20,9 @@ class Principle:
     kind: str
     quote: str
     says: str
+    reads: str | None = None  # a suit mark: "next" (下家) or "any" other seat
+    discarded: frozenset[int] = frozenset()  # ranks of a suit that seat has discarded
+    marks: frozenset[int] = frozenset()  # ranks of that suit marked
 
 
 @dataclass(frozen=True)
@@ -39,7 +42,9 @@ class Mark:
 @lru_cache(maxsize=1)
 def principles() -> dict[str, Principle]:
     data = tomllib.loads(resources.files("mjlens.scoring").joinpath("safety.toml").read_text(encoding="utf-8"))
-    return {key: Principle(key, row["kind"], row["quote"], row["says"]) for key, row in data.items()}
+    return {key: Principle(key, row["kind"], row["quote"], row["says"], row.get("reads"),
+                           frozenset(row.get("discarded", ())), frozenset(row.get("marks", ())))
+            for key, row in data.items()}
 
 
 def next_seat(seat: str) -> str:
@@ -58,17 +63,6 @@ def _ranks(tiles: tuple[str, ...], suit: int) -> set[int]:
     return {RANK_OF[INDEX[t]] for t in tiles if SUIT_OF[INDEX[t]] == suit}
 
 
-#: Suit rules: (principle, whose discards it reads, ranks that seat must have discarded, ranks it marks).
-SUIT_RULES: tuple[tuple[str, str, frozenset[int], frozenset[int]], ...] = (
-    ("next_seat_147", "next", frozenset({1}), frozenset({4, 7})),
-    ("next_seat_258", "next", frozenset({1}), frozenset({2, 5})),
-    ("ready_five", "any", frozenset({5}), frozenset({1, 4, 6, 9})),
-    ("broke_one_two", "any", frozenset({1, 2}), frozenset({3, 6})),
-    ("next_seat_three_eight", "next", frozenset({3, 8}), frozenset({4, 7})),
-    ("next_seat_eight_nine", "next", frozenset({8, 9}), frozenset({4, 7})),
-)
-
-
 def marks_for(tile: str, seat: str, sighting: Sighting, left: list[int]) -> list[Mark]:
     """The marks on discarding ``tile`` for the player in ``seat``, from the others' discards."""
     t = INDEX[tile]
@@ -80,13 +74,12 @@ def marks_for(tile: str, seat: str, sighting: Sighting, left: list[int]) -> list
     suit = SUIT_OF[t]
     if suit < 3:
         nxt = next_seat(seat)
-        for key, whose, needed, marked in SUIT_RULES:
-            if RANK_OF[t] not in marked:
+        for p in principles().values():
+            if p.reads is None or RANK_OF[t] not in p.marks:
                 continue
-            seats = [nxt] if whose == "next" else list(others)
-            for s in seats:
-                if needed <= _ranks(others.get(s, ()), suit):
-                    out.append(_mark(key, s))
+            for s in [nxt] if p.reads == "next" else list(others):
+                if p.discarded <= _ranks(others.get(s, ()), suit):
+                    out.append(_mark(p.key, s))
     elif IS_WIND[t]:
         seen = set(sighting.all_tiles())
         winds = [PLAYING_CODES[w] for w in range(27, 31)]
