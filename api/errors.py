@@ -8,6 +8,7 @@ layer (``vision.imageio.IMAGE_ERROR_CODES``) pass through unchanged; the codes b
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -64,16 +65,24 @@ class ErrorBody(BaseModel):
 
 #: Longest error message sent: a message quoting a 10 MB input must not send it back.
 MAX_MESSAGE_CHARS = 300
+#: Characters of an input quoted in an error message.
+QUOTE_CHARS = 40
+
+
+#: A quoted input in a message ('...' or "..."), long enough to be cut to a prefix.
+_LONG_QUOTE = re.compile(rf"""(['"])([^'"]{{{QUOTE_CHARS}}})[^'"]{{8,}}+\1""")  # possessive: linear time
 
 
 def short_message(message: str, limit: int = MAX_MESSAGE_CHARS) -> str:
-    """``message`` cut to ``limit`` characters, saying how long it was."""
+    """``message`` with every long quoted input cut to a prefix (the rest of the message, which says what to
+    send instead, is kept), then cut to ``limit`` characters, saying how long it was."""
+    message = _LONG_QUOTE.sub(lambda m: f"{m[1]}{m[2]}...{m[1]}", message)
     if len(message) <= limit:
         return message
     return f"{message[:limit - 40]}... ({len(message)} characters, cut)"
 
 
-def quoted(value: object, limit: int = 40) -> str:
+def quoted(value: object, limit: int = QUOTE_CHARS) -> str:
     """A short quote of an input for an error message: its repr, cut to ``limit`` characters."""
     text = repr(value)
     return text if len(text) <= limit else text[:limit] + "..."

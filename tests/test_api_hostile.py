@@ -230,6 +230,7 @@ def test_error_messages_quote_only_a_prefix(client):
     r = client.post("/v1/score", json={"rules": "x" * 200_000, "hand": HAND})
     error = assert_error(r, 400, "unknown_rules")
     assert len(error["message"]) <= MAX_MESSAGE_CHARS and len(r.content) < 1000
+    assert "x" * 41 not in error["message"] and "mcr" in error["message"]  # a prefix, and what to send instead
     r = client.post("/v1/score", json={"rules": "mcr", "hand": HAND, "z" * 100_000: 1})
     assert len(assert_error(r, 400, "bad_field")["message"]) <= MAX_MESSAGE_CHARS
 
