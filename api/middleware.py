@@ -264,7 +264,9 @@ class JsonLimitMiddleware:
 
     async def __call__(self, scope, receive, send):
         content_type = (_header(scope, b"content-type") or b"").split(b";")[0].strip().lower()
-        if scope["type"] != "http" or not (content_type == b"application/json" or content_type.endswith(b"+json")):
+        # FastAPI parses a body sent without a Content-Type as JSON too
+        json_body = content_type in (b"", b"application/json") or content_type.endswith(b"+json")
+        if scope["type"] != "http" or not json_body or not _has_body(scope):
             await self.app(scope, receive, send)
             return
         chunks, more = [], True

@@ -209,6 +209,17 @@ def test_deep_json_bodies_are_400(client, depth):
     assert_error(r, 400, "bad_json")  # the deepest cut short: too deep before it is seen to be incomplete
 
 
+def test_deep_json_without_a_content_type_is_400_bad_json(client):
+    r = client.post("/v1/score", content=b'{"rules": "mcr", "hand": ' + b"[" * 5_000 + b"]" * 5_000 + b"}")
+    assert "nested" in assert_error(r, 400, "bad_json")["message"]
+
+
+def test_a_browser_preflight_needs_no_key():
+    with TestClient(make_app(api_key="s3cret", cors_origins="http://phone.lan")) as c:
+        r = c.options("/v1/score", headers={"Origin": "http://phone.lan", "Access-Control-Request-Method": "POST"})
+        assert r.status_code == 200 and r.headers["access-control-allow-origin"] == "http://phone.lan"
+
+
 def test_deep_json_in_the_options_field_is_400_not_500(client):
     options = "[" * 1_000 + "]" * 1_000
     r = client.post("/v1/photo-score", files={"image": ("a.jpg", sample_photo(), "image/jpeg")},
