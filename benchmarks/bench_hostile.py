@@ -139,6 +139,7 @@ def hostile_files(photo: bytes, mutations: int, seed: int = 7) -> dict[str, byte
         "jpeg-claims-7000x7000": _jpeg_claiming(7000, 7000),
         "jpeg-8000x6000-flat": _encode(Image.new("RGB", (8000, 6000), flat), "JPEG", quality=95),
         "jpeg-truncated": photo[: len(photo) // 3],
+        "jpeg-progressive-2000-scans": _many_scans(Image.new("RGB", (4000, 3000), flat), 2000),
         "heic-1280x960-flat": _encode(Image.new("RGB", (1280, 960), flat), "HEIF"),
         "gif": _encode(Image.new("RGB", (64, 64)), "GIF"),
         "text": b"this is not a photo\n" * 10,
@@ -154,6 +155,14 @@ def hostile_files(photo: bytes, mutations: int, seed: int = 7) -> dict[str, byte
             data[at] = rng.randrange(256)
         files[f"mutated-photo-{k:02d}"] = bytes(data)
     return files
+
+
+def _many_scans(image, copies: int) -> bytes:
+    """A progressive JPEG whose second scan (a few bytes for a flat picture) is repeated ``copies`` times: each
+    copy is another pass over the whole picture."""
+    data = _encode(image, "JPEG", progressive=True)
+    _, second, third = [i for i in range(len(data) - 1) if data[i:i + 2] == b"\xff\xda"][:3]
+    return data[:third] + data[second:third] * copies + data[third:]
 
 
 def _png16_rgba(side: int) -> bytes:

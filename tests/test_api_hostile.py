@@ -336,6 +336,16 @@ def test_a_sparse_lossless_webp_is_refused_from_its_header():
     assert error.code == "too_many_pixels" and "bytes per megapixel" in error.message
 
 
+def test_a_jpeg_of_too_many_scans_is_refused_before_decoding():
+    buf = io.BytesIO()
+    Image.new("RGB", (800, 600), (100, 120, 140)).save(buf, "JPEG", progressive=True)
+    data = buf.getvalue()
+    first, second = [i for i in range(len(data) - 1) if data[i:i + 2] == b"\xff\xda"][:2]
+    assert load_image(data).width == 800  # a progressive JPEG as cameras write it
+    repeated = data[:second] + data[first:second] * 200 + data[second:]  # the first scan 200 times over
+    assert _image_error(repeated).code == "unsupported_image"
+
+
 def test_png_and_webp_are_reduced_to_the_size_the_reader_asks_for():
     for fmt in ("PNG", "WEBP"):
         buf = io.BytesIO()

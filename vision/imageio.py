@@ -40,6 +40,9 @@ MAX_RAW_BYTES = 200 * 2**20
 #: or HEIC of 50 Mpx fits in 2 kB yet costs seconds of CPU to decode, and no photo compresses that far.
 SPARSE_CHECK_PIXELS = 8_000_000
 MIN_BYTES_PER_MEGAPIXEL = 1000
+#: Most scans read in a JPEG: each scan of a progressive JPEG is a pass over the whole picture, so a file of
+#: a few hundred kB repeating a 40-byte scan thousands of times costs seconds; cameras write 1 to about 12.
+MAX_JPEG_SCANS = 100
 #: Decodes whose estimate is at least this large hand their memory back to the system when they end.
 _TRIM_AFTER_BYTES = 64 * 2**20
 
@@ -201,10 +204,14 @@ def raw_bytes(image: Image.Image, data: bytes) -> int:
 
 def check_cost(image: Image.Image, data: bytes, factor: int = 1, budget: DecodeBudget | None = None
                ) -> DecodeCost:
-    """Refuse (``too_many_pixels``) a photo whose decode would cost more than the limits, from its header; the
-    memory estimate is checked against ``budget`` when one is given."""
+    """Refuse (``too_many_pixels``; ``unsupported_image`` for a JPEG of too many scans) a photo whose decode would
+    cost more than the limits, from its header; the memory estimate is checked against ``budget`` when given."""
     width, height = image.size
     described = f"the {image.format} image is {width}x{height} pixels"
+    if image.format in ("JPEG", "MPO"):
+        scans = data.count(b"\xff\xda")  # start-of-scan markers: entropy-coded data never holds FF DA
+        if scans > MAX_JPEG_SCANS:
+            raise ImageError("unsupported_image", f"the JPEG has {scans} scans; at most {MAX_JPEG_SCANS} are read")
     if width * height > SPARSE_CHECK_PIXELS and len(data) * 1e6 < MIN_BYTES_PER_MEGAPIXEL * width * height:
         raise ImageError("too_many_pixels", f"{described} in {len(data)} bytes: above "
                                             f"{SPARSE_CHECK_PIXELS / 1e6:g} megapixels a photo takes at least "
