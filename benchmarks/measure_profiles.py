@@ -8,6 +8,7 @@ with it, scored as ``mjlens eval`` scores tiles (operating readings only, no mAP
 
     python benchmarks/measure_profiles.py --sets kmj_jade,kmj_classic --photos 50 --work /tmp/profile-sets
     python benchmarks/measure_profiles.py --hk --work /tmp/profile-sets   # hk-photos valid, a sheet of train crops
+    python benchmarks/measure_profiles.py --features --sets kmj_classic,xmj_dorwhite,kmj_jade   # which features
 """
 
 from __future__ import annotations
@@ -157,6 +158,65 @@ def hk_rows(reader, features, matchings: list[Matching], work: Path) -> list[dic
     return rows
 
 
+#: Inner tensors of the shipped classifier compared as features (``--features``): the pooled features its last layer
+#: reads, then the outputs of earlier blocks, averaged over their grid or kept as it (2 x 2 for the last block).
+INNER = {"pooled (last layer's input)": ("m0_m0_/model.10/Flatten_output_0", "flat"),
+         "last block, averaged": ("m0_m0_/model.9/cv2/act/Mul_output_0", "mean"),
+         "last block, 2 x 2 grid": ("m0_m0_/model.9/cv2/act/Mul_output_0", "flat"),
+         "an earlier block, averaged": ("m0_m0_/model.8/cv2/act/Mul_output_0", "mean")}
+
+
+def compare_features(reader, sets: list[str], work: Path) -> list[dict]:
+    """Each labelled upright tile of a set's hand photos named by its nearest example (1-NN, cosine) of the set's
+    first layout photo, by each inner tensor of ``INNER``, beside the shipped classifier's own reading."""
+    import onnx
+    import onnxruntime as ort
+
+    from mjlens.vision.tilecrop import crop_tiles
+
+    model = onnx.load(str(reader.classifier.path))
+    names = sorted({name for name, _ in INNER.values()})
+    for name in names:
+        model.graph.output.append(onnx.helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, None))
+    session = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    classifier = reader.classifier
+
+    def crops_of(data_yaml: Path, first_only: bool):
+        codes, pairs = evaluate.read_dataset(data_yaml, "val")
+        for image_path, label_path in pairs[:1] if first_only else pairs:
+            image = evaluate.load_photo(image_path)
+            labels = [lb for lb in evaluate.read_labels(label_path, codes, image.width, image.height)
+                      if lb.code != "back" and lb.box[3] - lb.box[1] >= lb.box[2] - lb.box[0]]
+            if labels:
+                yield [lb.code for lb in labels], crop_tiles(image.bgr, [lb.box for lb in labels], classifier.size)
+
+    def features(data_yaml: Path, first_only: bool):
+        found, truth, shipped = {key: [] for key in INNER}, [], []
+        for codes, crops in crops_of(data_yaml, first_only):
+            blob = cv2.dnn.blobFromImages(crops, scalefactor=1 / 255.0, swapRB=True)
+            outputs = dict(zip(["probs", *names], session.run(None, {classifier.input_name: blob}), strict=True))
+            for key, (name, pool) in INNER.items():
+                value = outputs[name]
+                value = value.mean(axis=(2, 3)) if pool == "mean" else value.reshape(len(value), -1)
+                found[key].append(value / np.linalg.norm(value, axis=1, keepdims=True))
+            shipped += [classifier.columns[i] for i in outputs["probs"].argmax(axis=1)]
+            truth += codes
+        return {k: np.concatenate(v) for k, v in found.items()}, np.array(truth), np.array(shipped)
+
+    rows = []
+    for name in sets:
+        examples, example_codes, _ = features(work / name / "sheet" / "data.yaml", True)
+        tiles, truth, shipped = features(work / name / "hands" / "data.yaml", False)
+        row = {"set": name, "tiles": len(truth),
+               "shipped classifier": round(float((np.array(DETECTOR_CLASSES)[shipped] == truth).mean()), 3)}
+        for key in INNER:
+            nearest = (tiles[key] @ examples[key].T).argmax(axis=1)
+            row[key] = round(float((example_codes[nearest] == truth).mean()), 3)
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default=SETS)
@@ -167,6 +227,8 @@ def main() -> int:
     parser.add_argument("--heights", help="example heights, e.g. none,32")
     parser.add_argument("--turns", help="example quarter turns, e.g. 0,2")
     parser.add_argument("--hk", action="store_true", help="hk-photos valid with a sheet of train crops instead")
+    parser.add_argument("--features", action="store_true",
+                        help="instead, compare the classifier's inner tensors as features (1-NN on labelled tiles)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     if args.heights:
@@ -177,9 +239,11 @@ def main() -> int:
     reader = load_tile_reader()
     features = FeatureReader(reader.classifier)
     rows = []
-    if args.hk:
+    if args.features:
+        rows = compare_features(reader, args.sets.split(","), args.work)
+    elif args.hk:
         rows = hk_rows(reader, features, matchings, args.work)
-    for name in ([] if args.hk else args.sets.split(",")):
+    for name in ([] if args.hk or args.features else args.sets.split(",")):
         root = args.work / name
         if not (root / "sheet" / "data.yaml").is_file():
             write_sheets(root / "sheet", args.sheets, 7, ART, name)

@@ -17,7 +17,7 @@ from mjlens.vision.profile import Profile, ProfileError
 from mjlens.vision.profile.calibration import apart, match_rows, rows_of
 from mjlens.vision.profile.classifier import matched_probabilities
 from mjlens.vision.profile.layout import SHEET_ROWS
-from mjlens.vision.profile.store import MAX_EXAMPLES_PER_CODE
+from mjlens.vision.profile.store import MAX_EXAMPLES_PER_CODE, reliance_of
 
 REPO = Path(__file__).resolve().parent.parent
 VENDORED_ART = REPO / "datasets" / "tile-art"
@@ -28,9 +28,10 @@ def unit(rows: np.ndarray) -> np.ndarray:
     return rows / np.linalg.norm(rows, axis=1, keepdims=True)
 
 
-def small_profile(codes=("1m", "2m", "5z"), complete=False) -> Profile:
+def small_profile(codes=("1m", "2m", "5z"), complete=False, trusted=0.0) -> Profile:
     features = unit(np.eye(len(codes), 8, dtype=np.float32))
-    return Profile.of_examples(list(codes), features, "a" * 64, "labels", codes=list(codes) if complete else None)
+    return Profile.of_examples(list(codes), features, "a" * 64, "labels", codes=list(codes) if complete else None,
+                               reliance=np.full(len(DETECTOR_CLASSES), trusted, np.float32))
 
 
 def shipped_reading(code: str, p: float = 0.9) -> np.ndarray:
@@ -47,6 +48,7 @@ def test_round_trip_keeps_every_field(tmp_path):
     assert loaded.codes == profile.codes and loaded.complete and loaded.example_codes == profile.example_codes
     assert loaded.classifier == profile.classifier and loaded.sources == ("labels",)
     np.testing.assert_array_equal(loaded.features, profile.features)
+    np.testing.assert_array_equal(loaded.reliance, profile.reliance)
     assert loaded.summary()["version"] == 1
 
 
@@ -98,6 +100,22 @@ def test_a_crop_like_an_example_takes_its_code():
     out = matched_probabilities(probs, np.asarray(profile.features[1:2], np.float32), profile)
     assert DETECTOR_CLASSES[int(out[0].argmax())] == "2m"
     assert out.sum() == pytest.approx(1.0, abs=1e-4)
+
+
+def test_a_reading_the_set_showed_sure_stays_the_shipped_one():
+    profile = small_profile(trusted=1.0)
+    out = matched_probabilities(shipped_reading("9s")[None], np.asarray(profile.features[1:2], np.float32), profile)
+    assert DETECTOR_CLASSES[int(out[0].argmax())] == "9s"
+
+
+def test_reliance_is_left_to_readings_the_classifier_gives_other_tiles():
+    probs = np.stack([shipped_reading("3m", 0.9), shipped_reading("3m", 0.8), shipped_reading("4m", 0.95)])
+    trust = reliance_of(probs, ["2m", "3m", "4m"])
+    index = DETECTOR_CLASSES.index
+    assert trust[index("3m")] == 0 and trust[index("4m")] == 1.0  # 0.95 less a little: full
+    assert trust[index("9s")] == 1.0  # no tile of its own: 1 less the most given to others
+    low = reliance_of(np.stack([shipped_reading("4m", 0.5)]), ["4m"])
+    assert low[index("4m")] == pytest.approx(0.5 / 0.8, abs=1e-4)
 
 
 def test_a_crop_like_no_example_keeps_the_shipped_reading():

@@ -25,7 +25,7 @@ from ..tilecrop import crop_tiles
 from .errors import ProfileError
 from .features import FeatureReader
 from .layout import SHEET_ROWS
-from .store import Profile
+from .store import Profile, reliance_of
 
 #: The least chance of a tile (``vision.detector.tile_scores``) a box of the sheet is taken at.
 SHEET_TILE_CHANCE = 0.1
@@ -70,6 +70,7 @@ class SheetReading:
     example_codes: list[str]
     features: np.ndarray
     codes: list[str]  # the codes of the rows it holds
+    reliance: np.ndarray  # store.reliance_of the shipped classifier's readings of the tiles
 
 
 def apart(tiles: Sequence[Detection]) -> list[Detection]:
@@ -182,7 +183,7 @@ def read_sheet(reader, image: DecodedImage, features: FeatureReader) -> SheetRea
             example_codes += codes
     ordered = [t.code for t in sorted(tiles, key=lambda t: (t.row, SHEET_ROWS[t.row].index(t.code)))]
     return SheetReading(sorted(tiles, key=lambda t: (t.row, SHEET_ROWS[t.row].index(t.code))), example_codes,
-                        np.concatenate(examples), ordered)
+                        np.concatenate(examples), ordered, reliance_of(probs, codes))
 
 
 def _refuse_look_alikes(tiles: Sequence[SheetTile], unit: np.ndarray, probs: np.ndarray) -> None:
@@ -211,7 +212,7 @@ def profile_from_sheets(reader, images: Sequence[DecodedImage], features: Featur
     for image in images:
         reading = read_sheet(reader, image, features)
         made = Profile.of_examples(reading.example_codes, reading.features, features.digest, "sheet",
-                                   codes=reading.codes)
+                                   codes=reading.codes, reliance=reading.reliance)
         profile = made if profile is None else profile.merged(made)
     if profile is None:
         raise ProfileError("no_tiles", "no calibration photo was given")

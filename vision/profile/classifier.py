@@ -47,6 +47,7 @@ class Examples:
     starts: np.ndarray
     columns: np.ndarray
     kept: np.ndarray
+    reliance: np.ndarray
 
     @classmethod
     def of(cls, profile: Profile) -> Examples:
@@ -59,15 +60,17 @@ class Examples:
             kept[:] = False
             kept[[DETECTOR_CLASSES.index(c) for c in profile.codes] + [BACK]] = True
         return cls(np.asarray(profile.features, np.float32)[order], np.array([names.index(c) for c in codes]),
-                   np.array([DETECTOR_CLASSES.index(c) for c in codes]), kept)
+                   np.array([DETECTOR_CLASSES.index(c) for c in codes]), kept, np.asarray(profile.reliance, np.float32))
 
 
 def matched_probabilities(probs: np.ndarray, features: np.ndarray, profile: Profile | Examples,
                           matching: Matching = MATCHING) -> np.ndarray:
     """The shipped ``probs`` (n x len(DETECTOR_CLASSES)) joined with the profile's nearest examples of the crops'
     unit ``features`` (n x D): the chance of "none of the codes" keeps the shipped reading's share, every code the
-    share its nearest example earns; a face-down tile's chance stays the shipped one (no profile shows backs). In a
-    complete profile (a whole set), codes the set lacks are read as nothing."""
+    share its nearest example earns; a face-down tile's chance stays the shipped one (no profile shows backs). That
+    reading is then weighed against the shipped one by the profile's reliance on the shipped reading's code: a set the
+    classifier already reads is left as it reads it. In a complete profile (a whole set), codes the set lacks are
+    read as nothing."""
     if not len(probs):
         return probs
     examples = profile if isinstance(profile, Examples) else Examples.of(profile)
@@ -81,10 +84,11 @@ def matched_probabilities(probs: np.ndarray, features: np.ndarray, profile: Prof
         shipped = np.where(examples.kept, probs, 0.0)
         shipped = shipped / np.maximum(shipped.sum(axis=1, keepdims=True), 1e-9)
     back = shipped[:, BACK:BACK + 1]
-    out = none * shipped
-    out[:, examples.columns] += (1 - none) * (1 - back) * shares[:, :-1]
-    out[:, BACK:BACK + 1] += (1 - none) * back
-    return out.astype(np.float32)
+    matched = none * shipped
+    matched[:, examples.columns] += (1 - none) * (1 - back) * shares[:, :-1]
+    matched[:, BACK:BACK + 1] += (1 - none) * back
+    trusted = examples.reliance[shipped.argmax(axis=1)][:, None]  # a reading the set showed it gives surely stays
+    return (trusted * shipped + (1 - trusted) * matched).astype(np.float32)
 
 
 class ProfiledClassifier:

@@ -18,23 +18,26 @@ from ..imageio import ImageError, load_image
 from ..tilecrop import crop_tiles
 from .errors import ProfileError
 from .features import FeatureReader
-from .store import Profile
+from .store import Profile, reliance_of
 
 
 def _examples(features: FeatureReader, photos: Iterable[tuple[np.ndarray, list[tuple[str, tuple]]]], source: str
               ) -> Profile:
     """A profile of the labelled tiles of ``photos`` (BGR, [(code, box in its pixels)])."""
     codes: list[str] = []
-    parts = []
+    parts, probs = [], []
     for bgr, tiles in photos:
         tiles = [(code, box) for code, box in tiles if code != BACK_CODE]
         if not tiles:
             continue
-        parts.append(features.read(crop_tiles(bgr, [box for _, box in tiles], features.classifier.size))[1])
+        read, unit = features.read(crop_tiles(bgr, [box for _, box in tiles], features.classifier.size))
+        parts.append(unit)
+        probs.append(read)
         codes += [code for code, _ in tiles]
     if not codes:
         raise ProfileError("no_examples", f"the {source} hold no tile to learn a face from")
-    return Profile.of_examples(codes, np.concatenate(parts), features.digest, source)
+    return Profile.of_examples(codes, np.concatenate(parts), features.digest, source,
+                               reliance=reliance_of(np.concatenate(probs), codes))
 
 
 def profile_from_labels(folder: str | Path, features: FeatureReader) -> Profile:
@@ -68,20 +71,29 @@ def profile_from_labels(folder: str | Path, features: FeatureReader) -> Profile:
 
 
 def profile_from_corrections(path: str | Path, features: FeatureReader) -> Profile:
-    """A profile of the tiles of Recognition JSON lines (one reading per line, its tiles as the player corrected
-    them); each line's ``image`` is the photo, found beside the file when it is not an absolute path."""
+    """A profile of the tiles of Recognition JSON lines (one reading per line, or a list of them per line as
+    ``mjlens recognize --json`` prints, its tiles as the player corrected them); each reading's ``image`` is the
+    photo, found beside the file when it is not an absolute path."""
     path = Path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as err:
         raise ProfileError("bad_labels", f"cannot read {path}: {err}") from None
 
-    def photos():
+    def readings():
         for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             try:
-                reading = json.loads(line)
+                value = json.loads(line)
+            except ValueError as err:
+                raise ProfileError("bad_labels", f"{path}:{number}: not a Recognition JSON line ({err})") from None
+            for reading in value if isinstance(value, list) else [value]:  # mjlens recognize --json: one list
+                yield number, reading
+
+    def photos():
+        for number, reading in readings():
+            try:
                 image_path = Path(reading["image"])
                 tiles = [(str(t["code"]), tuple(float(v) for v in t["box"])) for t in reading["tiles"]]
             except (ValueError, KeyError, TypeError) as err:

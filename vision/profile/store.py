@@ -23,14 +23,18 @@ SOURCES = ("sheet", "labels", "corrections")
 #: Examples kept per code (the first ones): a labelled folder may hold hundreds of one code, and a few views of it
 #: are what the nearest-neighbour reading needs.
 MAX_EXAMPLES_PER_CODE = 12
-FIELDS = ("format", "version", "codes", "complete", "example_codes", "features", "classifier", "sources")
+#: A reliance this high counts as full: on hk-photos, whose set the classifier learnt, its flowers' reliances measure
+#: 0.8-1.0, and anything short of full let the profile cost a flower (docs/experiments/profiles.md).
+FULL_RELIANCE = 0.8
+FIELDS = ("format", "version", "codes", "complete", "example_codes", "features", "classifier", "sources", "reliance")
 
 
 @dataclass(frozen=True)
 class Profile:
     """``codes``: the set's codes when ``complete`` (a calibration sheet: a code not in it is not in the set), else
     the codes it has examples of. ``example_codes[i]`` names row i of ``features`` (unit vectors of the classifier
-    whose SHA-256 is ``classifier``). ``sources``: what it was made from (``SOURCES``)."""
+    whose SHA-256 is ``classifier``). ``sources``: what it was made from (``SOURCES``). ``reliance[k]``: how far the
+    shipped classifier's reading k can be trusted in this set (``reliance_of``), one per ``DETECTOR_CLASSES``."""
 
     codes: tuple[str, ...]
     complete: bool
@@ -38,23 +42,28 @@ class Profile:
     features: np.ndarray
     classifier: str
     sources: tuple[str, ...]
+    reliance: np.ndarray
 
     def __post_init__(self) -> None:
         if len(self.example_codes) != len(self.features):
             raise ProfileError("bad_profile", "a profile names as many examples as it holds features")
         if not set(self.example_codes) <= set(self.codes) <= set(DETECTOR_CLASSES):
             raise ProfileError("bad_profile", "a profile's codes are tile codes and name every example")
+        if self.reliance.shape != (len(DETECTOR_CLASSES),):
+            raise ProfileError("bad_profile", "a profile holds one reliance per class")
 
     @classmethod
     def of_examples(cls, example_codes: Sequence[str], features: np.ndarray, classifier: str, source: str,
-                    codes: Sequence[str] | None = None) -> Profile:
+                    codes: Sequence[str] | None = None, reliance: np.ndarray | None = None) -> Profile:
         """A profile of these examples, at most ``MAX_EXAMPLES_PER_CODE`` of a code; ``codes``: the set's codes
-        when known (a sheet), which makes the profile complete."""
+        when known (a sheet), which makes the profile complete; ``reliance``: ``reliance_of`` the shipped readings
+        (default: every reading trusted)."""
         kept = _capped([str(c) for c in example_codes])
         names = tuple(str(example_codes[i]) for i in kept)
         order = sorted(set(codes if codes is not None else names), key=DETECTOR_CLASSES.index)
+        trust = np.ones(len(DETECTOR_CLASSES), np.float32) if reliance is None else np.asarray(reliance, np.float32)
         return cls(tuple(order), codes is not None, names, np.asarray(features, np.float32)[kept].astype(np.float16),
-                   classifier, (source,))
+                   classifier, (source,), trust)
 
     def merged(self, other: Profile) -> Profile:
         """This profile with ``other``'s examples added (of the same classifier); complete if either is."""
@@ -68,7 +77,7 @@ class Profile:
         features = np.concatenate([self.features, other.features])[kept]
         return Profile(tuple(sorted(codes, key=DETECTOR_CLASSES.index)), self.complete or other.complete,
                        tuple(names[i] for i in kept), features, self.classifier,
-                       tuple(dict.fromkeys(self.sources + other.sources)))
+                       tuple(dict.fromkeys(self.sources + other.sources)), np.minimum(self.reliance, other.reliance))
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write the profile to ``path`` whole or not at all (a temporary file renamed into place)."""
@@ -80,7 +89,7 @@ class Profile:
                 np.savez_compressed(out, format=np.str_(FORMAT), version=np.int32(VERSION), codes=np.array(self.codes),
                                     complete=np.bool_(self.complete), example_codes=np.array(self.example_codes),
                                     features=self.features.astype(np.float16), classifier=np.str_(self.classifier),
-                                    sources=np.array(self.sources))
+                                    sources=np.array(self.sources), reliance=self.reliance.astype(np.float32))
             os.replace(temporary, path)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
@@ -109,17 +118,33 @@ class Profile:
         missing = [name for name in FIELDS if name not in fields]
         if missing:
             raise ProfileError("bad_profile", f"{path} lacks {', '.join(missing)}")
-        features = fields["features"]
-        if features.ndim != 2 or not np.isfinite(features).all():
+        features, reliance = fields["features"], fields["reliance"]
+        if features.ndim != 2 or not np.isfinite(features).all() or not np.isfinite(reliance).all():
             raise ProfileError("bad_profile", f"{path} holds damaged features")
         return cls(tuple(str(c) for c in fields["codes"]), bool(fields["complete"]),
                    tuple(str(c) for c in fields["example_codes"]), features.astype(np.float16),
-                   str(fields["classifier"]), tuple(str(s) for s in fields["sources"]))
+                   str(fields["classifier"]), tuple(str(s) for s in fields["sources"]),
+                   reliance.astype(np.float32))
 
     def summary(self) -> dict:
         """What a person wants to know of a profile: its codes, examples and sources."""
         return {"codes": list(self.codes), "complete": self.complete, "examples": len(self.example_codes),
                 "sources": list(self.sources), "version": VERSION}
+
+
+def reliance_of(probs: np.ndarray, codes: Sequence[str]) -> np.ndarray:
+    """How far each reading of the shipped classifier can be trusted in a set, from its ``probs`` of the set's
+    examples (one row per example, ``codes`` their codes): for each class, its least probability on its own
+    examples (1 where there are none) less its greatest on another code's, at least 0. A reading the classifier gives
+    its own code surely and no other code's tile stays the classifier's; one it gives to other tiles too (a set whose
+    2m and 3m it both reads 3m) is left to the profile's examples. ``FULL_RELIANCE`` or more counts as 1."""
+    probs = np.asarray(probs, np.float32)
+    names = np.array(codes)
+    reliance = np.ones(len(DETECTOR_CLASSES), np.float32)
+    for k, code in enumerate(DETECTOR_CLASSES):
+        own, other = probs[names == code, k], probs[names != code, k]
+        reliance[k] = max(0.0, (own.min() if len(own) else 1.0) - (other.max() if len(other) else 0.0))
+    return np.minimum(reliance / FULL_RELIANCE, 1.0)
 
 
 def _capped(names: Sequence[str]) -> list[int]:
