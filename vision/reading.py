@@ -10,7 +10,7 @@ their order, are listed once (``vision.second_readings``).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Protocol
 
@@ -106,11 +106,8 @@ class Photo:
     readings: tuple[SecondReading, ...]
     #: Every second reading the reader tries, in their order: what an image made from this one is read with afresh.
     every: tuple[SecondReading, ...]
-    first: Reading = field(default=None)  # type: ignore[assignment]  # read in __post_init__ when not given
-
-    def __post_init__(self) -> None:
-        if self.first is None:
-            self.first = self.read(self.bgr)
+    #: The image's first reading: located and read as it is, before any second reading.
+    first: Reading
 
     @property
     def width(self) -> float:
@@ -178,6 +175,8 @@ def read_photo(reader: TileReader, bgr: np.ndarray, pixel_scale: float, keep_at:
     where already made), then each of ``readings`` that applies, in order, weighed against the reading so far,
     until one that ``ends``. ``every``: the readings an image made from this one is read with afresh (by default
     ``readings``)."""
+    if first is None:
+        first = reader.first_reading(bgr, pixel_scale, keep_at, candidates_at=candidates_at)
     photo = Photo(reader, bgr, pixel_scale, keep_at, candidates_at, tuple(readings),
                   tuple(readings if every is None else every), first)
     so_far = photo.first
