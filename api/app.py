@@ -282,8 +282,8 @@ async def _recognize(request: Request, image: UploadFile) -> dict[str, Any]:
     state = request.app.state
     settings: Settings = state.settings
     data = await image.read()
-    try:
-        check_image(data, settings.max_upload_bytes, settings.max_pixels)
+    try:  # off the event loop: even a header can take Pillow a while to parse
+        await asyncio.to_thread(check_image, data, settings.max_upload_bytes, settings.max_pixels)
     except ImageError as err:
         raise ApiError(IMAGE_ERROR_STATUS.get(err.code, 400), err.code, err.message) from None
     if state.recognizer is None:

@@ -98,13 +98,19 @@ def _encode(image, fmt: str, **params) -> bytes:
     return buf.getvalue()
 
 
+def _chunk(kind: bytes, body: bytes, bad: bool = False) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) ^ bad)
+
+
+def _empty_chunk() -> bytes:
+    return _chunk(b"zzZz", b"")
+
+
 def _png(width: int, height: int, bit_depth: int = 8, color_type: int = 2, idat: bytes = b"",
-         bad_crc: bool = False) -> bytes:
-    def chunk(kind: bytes, body: bytes, bad: bool = False) -> bytes:
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) ^ bad)
+         bad_crc: bool = False, extra: bytes = b"") -> bytes:
     ihdr = struct.pack(">IIBBBBB", width, height, bit_depth, color_type, 0, 0, 0)
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr, bad_crc) + chunk(b"IDAT", idat or zlib.compress(b"\0" * 64))
-            + chunk(b"IEND", b""))
+    return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", ihdr, bad_crc) + extra
+            + _chunk(b"IDAT", idat or zlib.compress(b"\0" * 64)) + _chunk(b"IEND", b""))
 
 
 def _jpeg_claiming(width: int, height: int) -> bytes:
@@ -134,11 +140,13 @@ def hostile_files(photo: bytes, mutations: int, seed: int = 7) -> dict[str, byte
         "png-claims-30000x30000": _png(30000, 30000),
         "png-claims-7000x7000-16bit": _png(7000, 7000, 16, 6),
         "png-bad-crc": _png(640, 480, bad_crc=True),
+        "png-1.5M-empty-chunks": _png(640, 480, idat=zlib.compress(b"\0" * 64), extra=_empty_chunk() * 1_500_000),
         "png-1x1": _encode(Image.new("RGB", (1, 1)), "PNG"),
         "jpeg-claims-65000x65000": _jpeg_claiming(65000, 65000),
         "jpeg-claims-7000x7000": _jpeg_claiming(7000, 7000),
         "jpeg-8000x6000-flat": _encode(Image.new("RGB", (8000, 6000), flat), "JPEG", quality=95),
         "jpeg-truncated": photo[: len(photo) // 3],
+        "jpeg-3M-empty-comments": photo[:2] + b"\xff\xfe\x00\x02" * 3_000_000 + photo[2:],
         "jpeg-progressive-2000-scans": _many_scans(Image.new("RGB", (4000, 3000), flat), 2000),
         "heic-1280x960-flat": _encode(Image.new("RGB", (1280, 960), flat), "HEIF"),
         "gif": _encode(Image.new("RGB", (64, 64)), "GIF"),

@@ -346,6 +346,18 @@ def test_a_jpeg_of_too_many_scans_is_refused_before_decoding():
     assert _image_error(repeated).code == "unsupported_image"
 
 
+def test_files_of_more_parts_than_any_encoder_writes_are_refused():
+    png = _png_header(640, 480)
+    chunk = struct.pack(">I", 0) + b"zzZz" + struct.pack(">I", zlib.crc32(b"zzZz"))
+    many_chunks = png[:33] + chunk * 100_001 + png[33:]  # after the signature and IHDR
+    assert _image_error(many_chunks).code == "unsupported_image"
+    buf = io.BytesIO()
+    Image.new("RGB", (640, 480)).save(buf, "JPEG")
+    many_segments = buf.getvalue()[:2] + b"\xff\xfe\x00\x02" * 1_001 + buf.getvalue()[2:]  # empty comments
+    assert _image_error(many_segments).code == "unsupported_image"
+    assert load_image(buf.getvalue()[:2] + b"\xff\xfe\x00\x02" * 10 + buf.getvalue()[2:]).width == 640
+
+
 def test_png_and_webp_are_reduced_to_the_size_the_reader_asks_for():
     for fmt in ("PNG", "WEBP"):
         buf = io.BytesIO()
