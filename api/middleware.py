@@ -78,6 +78,11 @@ class _Exchange:
         self.started = self.refused = False
         self.body_done = not _has_body(scope)
 
+    def received(self, message) -> None:
+        """Note a message the app received: the last of the body ends the need to close."""
+        if message["type"] == "http.request" and not message.get("more_body", False):
+            self.body_done = True
+
     async def send(self, message) -> None:
         if self.refused:
             return
@@ -163,7 +168,7 @@ class BodyLimitMiddleware:
                 received += len(message.get("body", b""))
                 if received > limit:
                     await exchange.refuse(413, "request_too_large", too_large)
-                exchange.body_done = not message.get("more_body", False)
+            exchange.received(message)
             return message
 
         try:
@@ -238,6 +243,7 @@ class BusyGate:
                                           self._retry_after(pool))
                 counted += size
                 self.upload_bytes += size
+            exchange.received(message)
             return message
 
         try:

@@ -148,9 +148,14 @@ def test_a_body_that_does_not_arrive_in_time_is_answered_408():
     assert headers[b"connection"] == b"close"
 
 
-def test_answers_to_bodiless_requests_keep_the_connection():
+def test_answers_to_bodies_read_whole_keep_the_connection():
     status, headers, _ = run(asgi_call(make_app(), "GET", "/healthz", Body()))
     assert status == 200 and b"connection" not in headers
+    with TestClient(make_app()) as c:
+        r = c.post("/v1/recognize", files={"image": ("a.jpg", sample_photo(), "image/jpeg")})
+        assert r.status_code == 200 and "connection" not in r.headers
+        r = c.post("/v1/score", json={"rules": "mcr", "hand": HAND})
+        assert r.status_code == 200 and "connection" not in r.headers
 
 
 # -- uploads in flight -----------------------------------------------------------------------------------------
