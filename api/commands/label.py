@@ -108,13 +108,15 @@ def run(args) -> int:
 
     folder, out = Path(args.folder), Path(args.out)
     check_arguments(args, folder, out)
-    listing = find_photos(folder, exclude=out, follow_links=args.follow_links)
+    # absolute paths: a worker on another node (or in another folder) opens the same files
+    folder_path, out_path = folder.absolute(), out.absolute()
+    listing = find_photos(folder_path, exclude=out_path, follow_links=args.follow_links)
     if not listing.photos and not listing.skipped:
         raise UsageError(f"no JPEG, PNG, WebP or HEIC photos under {folder}")
     for renamed in listing.renamed:
         print(f"mjlens label: {_shown(renamed.relative)}: labelled as {_shown(renamed.key)} "
               f"({_shown(renamed.reason)})", file=sys.stderr)
-    output = OutputFolder(out)
+    output = OutputFolder(out_path)
     try:
         for d in (output.recognitions, output.images) + ((output.labels,) if args.format == "yolo" else ()):
             d.mkdir(parents=True, exist_ok=True)
@@ -126,7 +128,7 @@ def run(args) -> int:
     failures = list(listing.skipped)
     for failure in failures:
         print(f"mjlens label: {_shown(failure.relative)}: {failure.code}: {failure.message}", file=sys.stderr)
-    settings = LabelSettings(input_root=folder, out=output, follow_links=args.follow_links, link=args.link)
+    settings = LabelSettings(input_root=folder_path, out=output, follow_links=args.follow_links, link=args.link)
     outcomes: list[Outcome] = []
     stop = None
     if todo:
