@@ -72,3 +72,15 @@ def test_threads_default_to_the_setting_then_every_core(machine, monkeypatch):
     assert session_options().intra_op_num_threads == 4
     monkeypatch.setenv(THREADS_ENV, "3")
     assert session_options().intra_op_num_threads == 3
+
+
+@pytest.mark.parametrize(("load", "workers"), [(0.0, 4), (0.5, 4), (1.0, 1), (20.0, 1)])
+def test_photos_are_read_one_a_core_only_on_free_cores(machine, load, workers):
+    machine(load)
+    assert sessions.default_workers() == workers
+
+
+def test_one_core_reads_one_photo_at_a_time(machine, monkeypatch):
+    machine(0.0)
+    monkeypatch.setattr(sessions, "cores", lambda: 1)
+    assert sessions.default_workers() == 1

@@ -43,6 +43,15 @@ def default_threads(workers: int = 1) -> int:
     return int(os.environ.get(THREADS_ENV) or 0) or max(1, cores() // workers)
 
 
+def default_workers() -> int:
+    """Photos read at once where the caller does not say: one a core, each on one thread, when the load average
+    leaves every core free; else one photo at a time on every core. On free cores two photos at once read 1.45x the
+    photos a second of one at a time; on busy ones they lose (a worker holding the interpreter's lock waits for a
+    core while the other waits for the lock): docs/experiments/startup.md."""
+    count = cores()
+    return count if count > 1 and cores_free_for(count) else 1
+
+
 def cores_free_for(threads: int) -> bool:
     """Whether the 1-minute load average leaves a core for each of ``threads`` (``SPARE_LOAD`` allowed); True
     where the system gives no load average (onnxruntime's own default is to spin)."""

@@ -17,7 +17,7 @@ def register(sub) -> None:
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="JPEG, PNG, WebP or HEIC photos")
     parser.add_argument("--json", action="store_true", help="print a JSON list instead of a listing")
     parser.add_argument("--workers", type=int, metavar="N", help="photos read at once, the cores shared among them "
-                        "(default: one a core, at most one a photo)")
+                        "(default: one a core when the cores are free, else one)")
     add_model_flags(parser)
     parser.set_defaults(run=run)
 
@@ -73,16 +73,15 @@ def load_recognizer(args, threads: int | None = None):
 
 
 def run(args) -> int:
-    from mjlens.vision.sessions import cores, default_threads
+    from mjlens.vision.sessions import default_threads, default_workers
 
     from ..inorder import map_in_order
 
     if args.workers is not None and args.workers < 1:
         raise UsageError("--workers must be at least 1")
-    # Several photos are read at once, each on its share of the cores: a run on one thread waits for no other, and
-    # two photos at once on one thread each read 1.45x the photos a second of one at a time on both cores
-    # (benchmarks/log.md, the service's baselines); one photo keeps every core. The readings are the same.
-    workers = min(args.workers or cores(), len(args.images))
+    # On free cores several photos are read at once, each on its share of them (sessions.default_workers); the
+    # readings are the same either way, and one photo keeps every core.
+    workers = min(args.workers or default_workers(), len(args.images))
     recognizer = load_recognizer(args, threads=default_threads(workers))
     results, failed = [], 0
     for path, (result, error) in zip(args.images, map_in_order(partial(_read, recognizer), args.images, workers),
