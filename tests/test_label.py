@@ -244,3 +244,34 @@ def test_the_ray_engine_without_ray_says_what_to_install(fake, photos, tmp_path,
 def test_an_address_needs_the_ray_engine(fake, photos, tmp_path, capsys):
     assert main(["label", str(photos), "--out", str(tmp_path / "o"), "--address", "auto"]) == 2
     assert "--address needs --engine ray" in capsys.readouterr().err
+
+
+def test_a_fault_on_one_photo_is_reported_with_it_and_the_run_goes_on(photos, tmp_path, monkeypatch, capsys):
+    class FaultyOnB(FakeRecognizer):
+        def recognize(self, data: bytes, name: str):
+            if name == "b.png":
+                raise SystemError("a fault in the reader")
+            return super().recognize(data, name)
+
+    monkeypatch.setattr(label_command, "recognizer_recipe", lambda args: FakeRecipe(FaultyOnB()))
+    out = tmp_path / "out"
+    assert main(["label", str(photos), "--out", str(out)]) == 0
+    assert {f["path"]: f["code"] for f in _failed(out)}["b.png"] == "internal_error"
+    assert "b.png: internal_error: SystemError: a fault in the reader" in capsys.readouterr().err
+    assert len(list((out / "labels").iterdir())) == 2
+
+
+def test_an_engine_that_fails_still_writes_what_is_done(fake, photos, tmp_path, monkeypatch, capsys):
+    from mjlens.api.label_engines import LocalEngine
+
+    real_run = LocalEngine.run
+
+    def run_then_fail(self, photos, on_outcome, stop):
+        real_run(self, photos[:1], on_outcome, stop)
+        raise ConnectionError("the cluster went away")
+
+    monkeypatch.setattr(LocalEngine, "run", run_then_fail)
+    out = tmp_path / "out"
+    assert main(["label", str(photos), "--out", str(out)]) == 1
+    assert "the cluster went away" in capsys.readouterr().err
+    assert len(list((out / "labels").iterdir())) == 1 and (out / "review.html").exists()

@@ -148,7 +148,11 @@ def run(args) -> int:
                                        "(Ctrl-C again stops at once)", soft_wrap=True)
 
             with stop_on_signals(on_stop) as stop:
-                engine.run(todo, on_outcome, stop)
+                try:
+                    engine.run(todo, on_outcome, stop)
+                except Exception:  # the engine failed (a cluster lost): keep what is done, then say why
+                    write_outputs(output, photos, args, failures)
+                    raise
 
     labelled = write_outputs(output, photos, args, failures)
     # Ray drops the results in flight at a stop, though their photos may be done: those count from the disk
