@@ -396,7 +396,7 @@ def attack(port: int, attackers: int, seconds: float, files: list[bytes], result
         await asyncio.gather(*(_attacker(kind, port, files, end, statuses) for kind in plan[:attackers]))
 
     asyncio.run(run())
-    results.put(dict(statuses))
+    results.put({"statuses": dict(statuses), "cpu_s": round(time.process_time(), 1)})
 
 
 # -- the good clients ------------------------------------------------------------------------------------------
@@ -494,8 +494,11 @@ def main() -> int:
         cpu0 = cpu_s(pid)
         attackers.start()
         time.sleep(2)  # the attack under way before the good clients start
+        clients_cpu0 = time.process_time()
         report["good"] = good_clients(base, args.clients, args.duration - 4, photos)
-        report["attackers"] = results.get(timeout=args.duration + 200)
+        report["good_clients_cpu_s"] = round(time.process_time() - clients_cpu0, 1)
+        attack_report = results.get(timeout=args.duration + 200)
+        report["attackers"], report["attackers_cpu_s"] = attack_report["statuses"], attack_report["cpu_s"]
         attackers.join(30)
         stop.set()
         watcher.join()
@@ -559,7 +562,9 @@ def readable(report: dict) -> str:
               f"  photos:  {good['photo_answered']} answered, p50 {good['photo_p50_s']} s, p99 {good['photo_p99_s']} s",
               f"  good clients' statuses: {good['statuses']}",
               f"  attackers' statuses: {dict(sorted(report['attackers'].items()))}",
-              f"  server CPU {report['server_cpu_s_load']} s; RSS ready {report['rss_ready_mib']} MiB, peak (VmHWM) "
+              f"  CPU: server {report['server_cpu_s_load']} s, good clients {report['good_clients_cpu_s']} s, "
+              f"attackers {report['attackers_cpu_s']} s",
+              f"  RSS ready {report['rss_ready_mib']} MiB, peak (VmHWM) "
               f"{report['rss_hwm_mib']} MiB, end {report['rss_end_mib']} MiB", "", "goals:"]
     lines += [f"  {'met ' if ok else 'MISSED'} {goal}" for goal, ok in report["verdict"].items()]
     return "\n".join(lines)
