@@ -65,6 +65,8 @@ class Outcome:
 
 
 def label_photo(recognizer: TileRecognizer, photo: Photo, settings: LabelSettings) -> Outcome:
+    """Label one photo into ``settings.out``; never raises for the photo's sake (its failure is the outcome)."""
+
     def failed(code: str, message: str) -> Outcome:
         return Outcome(photo, Failure(photo.relative, code, message))
 
