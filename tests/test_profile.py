@@ -15,7 +15,8 @@ from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.detection import Detection
 from mjlens.vision.profile import Profile, ProfileError
 from mjlens.vision.profile.calibration import apart, match_rows, rows_of
-from mjlens.vision.profile.classifier import matched_probabilities
+from mjlens.vision.profile.classifier import Examples
+from mjlens.vision.profile.classifier import matched_probabilities as matched_by_similarity
 from mjlens.vision.profile.layout import SHEET_ROWS
 from mjlens.vision.profile.store import MAX_EXAMPLES_PER_CODE, reliance_of
 
@@ -32,6 +33,10 @@ def small_profile(codes=("1m", "2m", "5z"), complete=False, trusted=0.0) -> Prof
     features = unit(np.eye(len(codes), 8, dtype=np.float32))
     return Profile.of_examples(list(codes), features, "a" * 64, "labels", codes=list(codes) if complete else None,
                                reliance=np.full(len(DETECTOR_CLASSES), trusted, np.float32))
+
+
+def matched_probabilities(probs, features, profile):
+    return matched_by_similarity(probs, features @ Examples.of(profile).features.T, profile)
 
 
 def shipped_reading(code: str, p: float = 0.9) -> np.ndarray:

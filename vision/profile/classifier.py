@@ -19,7 +19,7 @@ from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES
 from ..classifier import QUARTER_TURNS, CropClassifier
 from ..tilecrop import crop_tiles
 from .errors import ProfileError
-from .features import FeatureReader
+from .features import FeatureReader, classifier_digest
 from .store import Profile
 
 BACK = DETECTOR_CLASSES.index(BACK_CODE)
@@ -63,18 +63,18 @@ class Examples:
                    np.array([DETECTOR_CLASSES.index(c) for c in codes]), kept, np.asarray(profile.reliance, np.float32))
 
 
-def matched_probabilities(probs: np.ndarray, features: np.ndarray, profile: Profile | Examples,
+def matched_probabilities(probs: np.ndarray, similarity: np.ndarray, profile: Profile | Examples,
                           matching: Matching = MATCHING) -> np.ndarray:
-    """The shipped ``probs`` (n x len(DETECTOR_CLASSES)) joined with the profile's nearest examples of the crops'
-    unit ``features`` (n x D): the chance of "none of the codes" keeps the shipped reading's share, every code the
-    share its nearest example earns; a face-down tile's chance stays the shipped one (no profile shows backs). That
-    reading is then weighed against the shipped one by the profile's reliance on the shipped reading's code: a set the
-    classifier already reads is left as it reads it. In a complete profile (a whole set), codes the set lacks are
-    read as nothing."""
+    """The shipped ``probs`` (n x len(DETECTOR_CLASSES)) joined with the profile's nearest examples of the crops, by
+    their ``similarity`` to each example of ``Examples.of(profile)`` in its order (cosines, n x examples): the chance
+    of "none of the codes" keeps the shipped reading's share, every code the share its nearest example earns; a
+    face-down tile's chance stays the shipped one (no profile shows backs). That reading is then weighed against the
+    shipped one by the profile's reliance on the shipped reading's code: a set the classifier already reads is left
+    as it reads it. In a complete profile (a whole set), codes the set lacks are read as nothing."""
     if not len(probs):
         return probs
     examples = profile if isinstance(profile, Examples) else Examples.of(profile)
-    nearest = np.maximum.reduceat(features @ examples.features.T, examples.starts, axis=1)
+    nearest = np.maximum.reduceat(similarity, examples.starts, axis=1)
     logits = np.concatenate([nearest, np.full((len(probs), 1), matching.unmatched)], axis=1) / matching.temperature
     shares = np.exp(logits - logits.max(axis=1, keepdims=True))
     shares /= shares.sum(axis=1, keepdims=True)
@@ -97,12 +97,12 @@ class ProfiledClassifier:
     def __init__(self, classifier: CropClassifier, profile: Profile, *, threads: int | None = None,
                  matching: Matching = MATCHING):
         self.classifier = classifier
-        self.features = FeatureReader(classifier, threads)
-        if profile.classifier != self.features.digest:
+        if profile.classifier != classifier_digest(classifier.path):
             raise ProfileError("profile_classifier", f"the profile was made with another crop classifier than "
                                                      f"{classifier.path.name}: make it again with this one")
         self.profile = profile
         self.examples = Examples.of(profile)
+        self.features = FeatureReader(classifier, threads, examples=self.examples.features)
         self.matching = matching
         self.path, self.size, self.columns = classifier.path, classifier.size, classifier.columns
 
@@ -117,5 +117,5 @@ class ProfiledClassifier:
             return result
         cut = crop_tiles(bgr, boxes, self.size)
         crops = [crop if turn % 4 == 0 else cv2.rotate(crop, QUARTER_TURNS[turn % 4]) for turn in turns for crop in cut]
-        probs, features = self.features.read(crops)
-        return matched_probabilities(probs, features, self.examples, self.matching).reshape(result.shape)
+        probs, similarity = self.features.similar(crops)
+        return matched_probabilities(probs, similarity, self.examples, self.matching).reshape(result.shape)

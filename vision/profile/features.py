@@ -41,26 +41,42 @@ def embedding_output(graph) -> str:
 
 
 @lru_cache(maxsize=4)
-def _features_model(path: str) -> tuple[bytes, str]:
-    """The classifier's graph with its embedding as a second output (serialised), and that output's name."""
+def _classifier_graph(path: str):
     try:
         import onnx
     except ModuleNotFoundError:
         raise ProfileError("profile_classifier", "profiles need the onnx package: pip install onnx") from None
-    model = onnx.load(path)
+    return onnx.load(path)
+
+
+def _features_model(path: str, examples: np.ndarray | None) -> bytes:
+    """The classifier's graph with its embedding as a second output (serialised); with ``examples`` (unit rows),
+    a third: the embedding times each example (a matrix product in onnxruntime's threads, which numpy's would fight
+    for the cores: 40 crops took 40 ms there on two loaded cores)."""
+    import onnx
+
+    model = onnx.ModelProto()
+    model.CopyFrom(_classifier_graph(path))
     name = embedding_output(model.graph)
     model.graph.output.append(onnx.helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, None))
-    return model.SerializeToString(), name
+    if examples is not None:
+        model.graph.initializer.append(onnx.numpy_helper.from_array(
+            np.ascontiguousarray(examples.T, dtype=np.float32), "profile_examples"))
+        model.graph.node.append(onnx.helper.make_node("MatMul", [name, "profile_examples"], ["profile_similarity"]))
+        model.graph.output.append(onnx.helper.make_tensor_value_info("profile_similarity", onnx.TensorProto.FLOAT,
+                                                                     None))
+    return model.SerializeToString()
 
 
 class FeatureReader:
     """The crop classifier's probabilities and embeddings of crops, from one run."""
 
-    def __init__(self, classifier: CropClassifier, threads: int | None = None):
+    def __init__(self, classifier: CropClassifier, threads: int | None = None, examples: np.ndarray | None = None):
+        """``examples``: unit features to compare every crop with (``similar``)."""
         import onnxruntime as ort
 
         self.classifier = classifier
-        data, self.output = _features_model(str(classifier.path))
+        data = _features_model(str(classifier.path), examples)
         self.session = ort.InferenceSession(data, session_options(threads), providers=["CPUExecutionProvider"])
         self.digest = classifier_digest(classifier.path)
         self.dim = 0
@@ -68,9 +84,18 @@ class FeatureReader:
     def read(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """Probabilities (len(crops) x len(DETECTOR_CLASSES)) and unit embeddings (len(crops) x D) of BGR crops
         already cut at the classifier's size."""
+        probs, features, _ = self._run(crops)
+        return probs, features / np.maximum(np.linalg.norm(features, axis=1, keepdims=True), 1e-9)
+
+    def similar(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Probabilities and the cosine of each crop's embedding with each of the reader's ``examples``."""
+        probs, features, products = self._run(crops)
+        return probs, products / np.maximum(np.linalg.norm(features, axis=1, keepdims=True), 1e-9)
+
+    def _run(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         classifier = self.classifier
         probs = np.zeros((len(crops), len(DETECTOR_CLASSES)), np.float32)
-        parts = []
+        parts, products = [], []
         step = classifier.fixed_batch or BATCH
         for start in range(0, len(crops), step):
             chunk = list(crops[start:start + step])
@@ -78,11 +103,12 @@ class FeatureReader:
             if classifier.fixed_batch and len(chunk) < classifier.fixed_batch:
                 blob = np.concatenate([blob, np.zeros((classifier.fixed_batch - len(chunk), *blob.shape[1:]),
                                                       blob.dtype)])
-            out, features = self.session.run(None, {classifier.input_name: blob})
+            out, features, *rest = self.session.run(None, {classifier.input_name: blob})
             probs[start:start + len(chunk)][:, classifier.columns] = out[: len(chunk)]
             parts.append(features[: len(chunk)].reshape(len(chunk), -1))
+            products.extend(part[: len(chunk)] for part in rest)
         if not parts:
-            return probs, np.zeros((0, self.dim), np.float32)
+            return probs, np.zeros((0, self.dim), np.float32), np.zeros((0, 0), np.float32)
         features = np.concatenate(parts).astype(np.float32)
         self.dim = features.shape[1]
-        return probs, features / np.maximum(np.linalg.norm(features, axis=1, keepdims=True), 1e-9)
+        return probs, features, (np.concatenate(products) if products else np.zeros((len(crops), 0), np.float32))
