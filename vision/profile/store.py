@@ -90,6 +90,7 @@ class Profile:
                                     complete=np.bool_(self.complete), example_codes=np.array(self.example_codes),
                                     features=self.features.astype(np.float16), classifier=np.str_(self.classifier),
                                     sources=np.array(self.sources), reliance=self.reliance.astype(np.float32))
+            os.chmod(temporary, 0o644)  # mkstemp makes it private; a profile is read by the service's user too
             os.replace(temporary, path)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
