@@ -284,3 +284,19 @@ def test_profile_from_labels_and_corrections(sheet, tmp_path, capsys):
 def test_command_line_errors_exit_2(args, capsys):
     assert main(args) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("good", [True, False])
+def test_the_service_reads_with_its_default_profile_or_says_why_not(made, good):
+    pytest.importorskip("httpx")
+    from fastapi.testclient import TestClient
+
+    from mjlens.api.app import create_app
+    from mjlens.api.settings import Settings
+
+    app = create_app(Settings(profile=made if good else REPO / "README.md"))
+    with TestClient(app) as client:
+        ready = client.get("/readyz")
+        assert ready.status_code == (200 if good else 503)
+        if not good:
+            assert "bad_profile" in ready.json()["error"]["message"]
