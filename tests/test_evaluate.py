@@ -50,6 +50,13 @@ class FakeDetector:
         return list(candidates), list(operating)
 
 
+@pytest.fixture(autouse=True)
+def detector_alone(monkeypatch):
+    """These tests read with tiny detectors of their own, alone: no crop classifier (``MJLENS_CLASSIFIER=none``),
+    which the shipped one would otherwise join."""
+    monkeypatch.setenv("MJLENS_CLASSIFIER", "none")
+
+
 @pytest.fixture
 def dataset(tmp_path):
     from mjlens.scoring.tiles import DETECTOR_CLASSES
