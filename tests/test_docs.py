@@ -149,7 +149,7 @@ def test_readme_figures_are_those_of_their_sources():
 # --- shell examples ---------------------------------------------------------------------------------------------
 
 #: Commands run as written: they need only the repository and the installed package, and take seconds.
-RUN = ("mjlens score ", "mjlens photo examples/", "mjlens recognize examples/")
+RUN = ("mjlens score ", "mjlens waits ", "mjlens advise ", "mjlens photo examples/", "mjlens recognize examples/")
 #: Commands not run, each for its reason.
 NOT_RUN = {
     "pip ": "installs packages (network)",
@@ -167,7 +167,9 @@ NOT_RUN = {
     "F=": "sets a variable for the lines after it",
     "git clone": "network",
 }
-FENCE = re.compile(r"^```(bash|sh|shell|console)?\n(.*?)^```", re.S | re.M)
+#: A fenced block with its info string (any: a ```text or ```json block must close before the next one opens).
+FENCE = re.compile(r"^```([\w-]*)\n(.*?)^```", re.S | re.M)
+SHELL = {"bash", "sh", "shell", "console"}
 
 
 def _commands(doc: Path) -> list[str]:
@@ -176,9 +178,11 @@ def _commands(doc: Path) -> list[str]:
     out = []
     known = RUN + tuple(NOT_RUN)
     for match in FENCE.finditer(doc.read_text(encoding="utf-8")):
+        if match.group(1) and match.group(1) not in SHELL:
+            continue
         lines = [re.sub(r"\s{2,}#.*$", "", line).strip() for line in match.group(2).replace("\\\n", " ").splitlines()]
         lines = [line for line in lines if line and not line.startswith("#")]
-        if not lines or (match.group(1) is None and not lines[0].startswith(known)):
+        if not lines or (not match.group(1) and not lines[0].startswith(known)):
             continue
         pending = ""
         for line in lines:
