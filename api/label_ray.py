@@ -43,6 +43,9 @@ class PhotoLabeller:
     """A Ray Data actor: the recognizer is loaded once, when the actor starts, and labels every photo it gets."""
 
     def __init__(self, recipe: RecognizerRecipe, settings: LabelSettings, threads: int) -> None:
+        import cv2
+
+        cv2.setNumThreads(threads)  # the actor's process is its own: OpenCV keeps to the CPUs Ray gave it
         self.recognizer = recipe.load(threads)
         self.settings = settings
 

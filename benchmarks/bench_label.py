@@ -8,11 +8,13 @@ output folder with the shipped models, through the engines ``mjlens label`` uses
 start (the local pool: loading the models; Ray: starting Ray on this machine with as many CPUs as workers) and
 the labelling itself as photos a second, from the first photo handed over to the last outcome (for Ray, its
 workers' start and model loads included: they happen once a run, as in ``mjlens label``), the time to the
-first photo labelled, the steady rate from the first photo labelled to the last (what a long run tends to), and
+first photo labelled, the steady rate from the first report to the last (what a long run tends to), and
 the CPU time a photo: the local pool's process, or Ray's labelling workers (their start and model loads
 included), the figure that does not depend on what else shares the cores.
 
-The figures depend on the machine and what else runs on it; the 1-minute load average is printed with them.
+Ray reports a block's photos together (blocks of up to 32 photos), and a short run has few blocks: its steady
+rate is rough, its overall rate the one to quote. The figures depend on the machine and what else runs on it;
+the 1-minute load average is printed with them.
 benchmarks/README.md says where each was measured.
 """
 
@@ -119,10 +121,12 @@ def run_once(engine_name: str, workers: int, folder: Path, scratch: Path) -> dic
         done, cpu = time.perf_counter(), _cpu_s() - cpu_before
     if engine_name == "ray":
         cpu = workers_cpu.total_s
+    # Ray reports a block's photos together: the steady rate counts the photos reported after the first report
+    after_first = sum(t > finished[0] + 0.01 for t in finished)
     return {"engine": engine_name, "workers": workers, "photos": len(photos), "failed": len(failures),
             "start_s": round(ready - started, 2), "label_s": round(done - ready, 2),
             "photos_per_s": round(len(photos) / (done - ready), 2), "first_photo_s": round(finished[0] - ready, 2),
-            "steady_photos_per_s": round((len(finished) - 1) / (finished[-1] - finished[0]), 2),
+            "steady_photos_per_s": round(after_first / (finished[-1] - finished[0]), 2),
             "cpu_ms_per_photo": round(1000 * cpu / len(photos), 1),
             "load_1min": round(os.getloadavg()[0], 2)}
 
