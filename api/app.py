@@ -26,7 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from mjlens.scoring.engine import catalog, rule_module, score
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import Hand
-from mjlens.vision.imageio import ImageError
+from mjlens.vision.runtime.decode import ImageError
 
 from . import errors, examples
 from .analysis import analysis_router

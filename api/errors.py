@@ -2,7 +2,7 @@
 
 FastAPI's own validation errors, Starlette's 404/405 and unexpected exceptions are all turned into this shape,
 so a client handles one format. Codes from the scoring layer (``scoring.errors.ERROR_CODES``) and the image
-layer (``vision.imageio.IMAGE_ERROR_CODES``) pass through unchanged; the codes below are the service's own.
+layer (``vision.runtime.decode.IMAGE_ERROR_CODES``) pass through unchanged; the codes below are the service's own.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from mjlens.vision.imageio import MAX_BYTES, ImageError
+from mjlens.vision.runtime.decode import MAX_BYTES, ImageError
 
 from .label_outputs import Failure
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from mjlens.vision.imageio import MAX_BYTES, ImageError
+from mjlens.vision.runtime.decode import MAX_BYTES, ImageError
 
 from .label_inputs import Photo, PhotoRefused, open_photo
 from .label_outputs import Failure, OutputFolder, json_text, store_image, write_atomic
@@ -37,8 +37,8 @@ class RecognizerRecipe:
 
     def load(self, threads: int) -> TileRecognizer:
         """The recognizer with ``threads`` inference threads; raises ``ModelError`` for a missing or bad model."""
+        from mjlens.vision.reading.reader import load_tile_reader
         from mjlens.vision.recognize import Recognizer
-        from mjlens.vision.twostage import load_tile_reader
 
         detector = load_tile_reader(self.model, classifier=self.classifier, threads=threads, conf=self.conf,
                                     bonus_conf=self.bonus_conf, back_conf=self.back_conf,

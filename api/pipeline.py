@@ -29,17 +29,18 @@ class RecognizerLike(Protocol):
 def load_recognizer(model: Path, threads: int | None = None, classifier: str | None = None,
                     profile: Path | None = None) -> tuple[RecognizerLike | None, str | None]:
     """The tile reader loaded from ``model`` (and ``classifier``, ``profile``: see
-    ``vision.twostage.load_tile_reader``), ``threads`` onnxruntime threads per inference; or None and the reason it
+    ``vision.reading.reader.load_tile_reader``), ``threads`` onnxruntime threads per inference; or None and the reason
+    it
     is unavailable."""
     if not Path(model).is_file():
         return None, f"model file {Path(model).name} is not present"
     try:
+        from mjlens.vision.reading.reader import load_tile_reader
         from mjlens.vision.recognize import Recognizer
-        from mjlens.vision.twostage import load_tile_reader
     except ImportError as err:
         return None, f"the recognizer is not available in this build ({err})"
-    from mjlens.vision.detector import ModelError
     from mjlens.vision.profile import ProfileError
+    from mjlens.vision.runtime.detector import ModelError
 
     try:
         return Recognizer(model, detector=load_tile_reader(model, classifier=classifier, threads=threads,
@@ -60,7 +61,7 @@ def recognizer_models(recognizer: RecognizerLike) -> dict[str, str | None]:
     reader = getattr(recognizer, "detector", None)
     if reader is None:
         return {}
-    from mjlens.vision.twostage import loaded_models
+    from mjlens.vision.reading.reader import loaded_models
 
     return loaded_models(reader)
 

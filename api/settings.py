@@ -11,7 +11,7 @@ from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from mjlens.models import DETECTOR_FILE, shipped
-from mjlens.vision.sessions import cores, default_threads
+from mjlens.vision.runtime.sessions import cores, default_threads
 
 DEFAULT_MODEL = shipped(DETECTOR_FILE)
 
@@ -57,7 +57,7 @@ class Settings(BaseSettings):
     #: The ONNX detector file; the service still answers scoring calls when it is absent.
     model: Path = DEFAULT_MODEL
     #: The ONNX crop classifier that names each tile the detector finds, or ``none`` for the detector alone.
-    #: Default: the shipped one with the shipped detector (``vision.classifier.default_classifier_path``).
+    #: Default: the shipped one with the shipped detector (``vision.runtime.classifier.default_classifier_path``).
     classifier: str | None = None
     #: A profile of the players' tile set (``mjlens profile create``), read alongside the crop classifier for every
     #: photo: the service's default profile. None: the shipped classifier alone.

@@ -1,14 +1,14 @@
 """Checks on an uploaded photo before it waits for a detector worker: size, format, pixel count and decode cost
 (from the header, without decoding) against the service's limits, so a bad upload is refused at once.
 
-Decoding, EXIF rotation and colour handling are the vision layer's job (``vision.imageio``); the checks and the
+Decoding, EXIF rotation and colour handling are the vision layer's job (``vision.runtime.decode``); the checks and the
 errors here are its own (``open_checked``, ``ImageError`` codes), so a client sees one set of codes whichever
 layer refused the photo.
 """
 
 from __future__ import annotations
 
-from mjlens.vision.imageio import open_checked
+from mjlens.vision.runtime.decode import open_checked
 
 #: ImageError code -> HTTP status.
 IMAGE_ERROR_STATUS = {

@@ -24,9 +24,9 @@ sys.path.insert(0, str(REPO))
 
 from bench_recognizer import DEFAULT_DATA, percentile  # noqa: E402
 
-from mjlens.vision.classifier import DEFAULT_CLASSIFIER, CropClassifier  # noqa: E402
 from mjlens.vision.evaluate import read_dataset  # noqa: E402
-from mjlens.vision.twostage import load_tile_reader  # noqa: E402
+from mjlens.vision.reading.reader import load_tile_reader  # noqa: E402
+from mjlens.vision.runtime.classifier import DEFAULT_CLASSIFIER, CropClassifier  # noqa: E402
 
 ROUNDS = 2  # readings of each photo by each file, in turn
 

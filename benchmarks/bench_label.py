@@ -36,7 +36,7 @@ from mjlens.api.label_engines import LocalEngine, StopRequest
 from mjlens.api.label_inputs import find_photos
 from mjlens.api.label_outputs import OutputFolder
 from mjlens.api.label_work import LabelSettings, RecognizerRecipe
-from mjlens.vision.sessions import default_threads
+from mjlens.vision.runtime.sessions import default_threads
 
 REPO = Path(__file__).resolve().parent.parent
 HK_VALID = REPO.parent / "shared" / "datasets" / "hk-photos" / "valid" / "images"

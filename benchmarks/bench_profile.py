@@ -22,13 +22,13 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from mjlens.vision.evaluate import read_dataset  # noqa: E402
-from mjlens.vision.imageio import load_image  # noqa: E402
 from mjlens.vision.profile import ProfiledClassifier  # noqa: E402
 from mjlens.vision.profile.calibration import profile_from_sheets  # noqa: E402
 from mjlens.vision.profile.features import FeatureReader  # noqa: E402
+from mjlens.vision.reading.reader import TwoStageDetector, load_tile_reader  # noqa: E402
 from mjlens.vision.recognize import Recognizer  # noqa: E402
+from mjlens.vision.runtime.decode import load_image  # noqa: E402
 from mjlens.vision.synth.sheet import write_sheets  # noqa: E402
-from mjlens.vision.twostage import TwoStageDetector, load_tile_reader  # noqa: E402
 
 HK = REPO.parent / "shared" / "datasets" / "hk-photos" / "data.yaml"
 ART = REPO / "datasets" / "tile-art"

@@ -13,7 +13,7 @@ and backs are dropped for both).
 ``--tile-size`` reads every photo shrunk to 100 %, 60 %, 45 % and 30 % of its size (in a grey frame of its own
 size, as a hand photographed from farther away) and reports the product reader's tile accuracy against the tiles'
 median width in detector-input pixels, with and without the second reading of photos whose tiles are small
-(``vision.zoom``): how small a tile the reader still reads.
+(``vision.reading.second.small_tiles``): how small a tile the reader still reads.
 
 ``--compare-rect`` needs a model exported with a dynamic input (``dynamic=True``). It crops every labelled photo to
 the band holding its tiles (a wide photo, as of a single row) and reads it twice, letterboxed into the 640x640
@@ -37,11 +37,11 @@ sys.path.insert(0, str(REPO))
 
 from mjlens.scoring.tiles import PLAYING_CODES  # noqa: E402
 from mjlens.vision.detection import Detection  # noqa: E402
-from mjlens.vision.detector import NAME_ALIASES, Detector  # noqa: E402
 from mjlens.vision.evaluate import Sample, evaluate_samples, read_dataset, read_labels  # noqa: E402
+from mjlens.vision.reading.reader import load_tile_reader  # noqa: E402
 from mjlens.vision.recognize import Recognizer, reading_order  # noqa: E402
-from mjlens.vision.sessions import SPIN_ENV, session_options, should_spin  # noqa: E402
-from mjlens.vision.twostage import load_tile_reader  # noqa: E402
+from mjlens.vision.runtime.detector import NAME_ALIASES, Detector  # noqa: E402
+from mjlens.vision.runtime.sessions import SPIN_ENV, session_options, should_spin  # noqa: E402
 
 DEFAULT_DATA = REPO.parent / "shared" / "datasets" / "hk-photos" / "data.yaml"
 WARMUP = 3
@@ -173,7 +173,7 @@ def tile_size(args, scales: tuple[float, ...] = (1.0, 0.6, 0.45, 0.3)) -> int:
     import numpy as np
 
     from mjlens.vision.evaluate import Label
-    from mjlens.vision.imageio import load_image
+    from mjlens.vision.runtime.decode import load_image
 
     reader = load_tile_reader(args.model, classifier=args.classifier, threads=args.threads,
                               input_size=args.input_size)
@@ -220,7 +220,7 @@ def compare_rect(args) -> int:
     import numpy as np
 
     from mjlens.vision.evaluate import Label
-    from mjlens.vision.imageio import load_image
+    from mjlens.vision.runtime.decode import load_image
 
     detector = Detector(args.model, threads=args.threads)
     if detector.fixed_shape:

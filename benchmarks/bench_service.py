@@ -66,8 +66,8 @@ def baseline(model: Path, photos: list[bytes], threads: int, seconds: float,
              ort_threads: int | None) -> tuple[float, float]:
     """Photos per second of the in-process recognizer driven by ``threads`` threads, each inference using
     ``ort_threads`` onnxruntime threads (None: the detector's default, every core), and CPU ms per photo."""
+    from mjlens.vision.reading.reader import load_tile_reader
     from mjlens.vision.recognize import Recognizer
-    from mjlens.vision.twostage import load_tile_reader
 
     recognizer = Recognizer(model, detector=load_tile_reader(model, threads=ort_threads))
     recognizer.recognize(photos[0], "warmup.jpg")

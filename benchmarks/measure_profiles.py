@@ -27,7 +27,6 @@ import numpy as np  # noqa: E402
 
 from mjlens.scoring.tiles import DETECTOR_CLASSES  # noqa: E402
 from mjlens.vision import evaluate  # noqa: E402
-from mjlens.vision.imageio import load_image  # noqa: E402
 from mjlens.vision.profile import (  # noqa: E402
     Profile,
     ProfiledClassifier,
@@ -36,9 +35,10 @@ from mjlens.vision.profile import (  # noqa: E402
 )
 from mjlens.vision.profile.classifier import Matching  # noqa: E402
 from mjlens.vision.profile.features import FeatureReader  # noqa: E402
+from mjlens.vision.reading.reader import TwoStageDetector, load_tile_reader  # noqa: E402
+from mjlens.vision.runtime.decode import load_image  # noqa: E402
 from mjlens.vision.synth.generate import write_dataset  # noqa: E402
 from mjlens.vision.synth.sheet import write_sheets  # noqa: E402
-from mjlens.vision.twostage import TwoStageDetector, load_tile_reader  # noqa: E402
 
 ART = REPO.parent / "shared" / "datasets" / "tile-art"
 HK = REPO.parent / "shared" / "datasets" / "hk-photos" / "data.yaml"
@@ -172,7 +172,7 @@ def compare_features(reader, sets: list[str], work: Path) -> list[dict]:
     import onnx
     import onnxruntime as ort
 
-    from mjlens.vision.tilecrop import crop_tiles
+    from mjlens.vision.runtime.crops import crop_tiles
 
     model = onnx.load(str(reader.classifier.path))
     names = sorted({name for name, _ in INNER.values()})

@@ -10,7 +10,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from mjlens.vision.imageio import load_image
+from mjlens.vision.runtime.decode import load_image
 
 #: 123m 456p 78s 11z concealed, a pung of white dragons, 9s won: a winning hand under every rule system.
 CONCEALED = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "1z", "1z"]

@@ -24,7 +24,7 @@ from mjlens.api.logs import JsonFormatter
 from mjlens.api.settings import Settings
 from mjlens.scoring.engine import RULE_SYSTEMS, score
 from mjlens.scoring.errors import ERROR_CODES
-from mjlens.vision.imageio import IMAGE_ERROR_CODES
+from mjlens.vision.runtime.decode import IMAGE_ERROR_CODES
 
 WINNING_HAND = recognition_for("x.jpg", 100, 100)["hand"]
 ALL_CODES = {**API_ERROR_CODES, **ERROR_CODES, **IMAGE_ERROR_CODES}

@@ -26,7 +26,7 @@ from starlette.routing import Mount
 from mjlens.api.app import FORM_OVERHEAD_BYTES, OPEN_PATHS, OPEN_PREFIXES, create_app
 from mjlens.api.errors import MAX_MESSAGE_CHARS
 from mjlens.api.settings import Settings
-from mjlens.vision.imageio import DecodeBudget, ImageError, load_image
+from mjlens.vision.runtime.decode import DecodeBudget, ImageError, load_image
 
 HAND = {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "1z", "1z"],
         "melds": [{"kind": "pung", "tiles": ["5z", "5z", "5z"]}], "winning_tile": "9s"}

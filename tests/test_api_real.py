@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 
 from mjlens.api.app import create_app
 from mjlens.api.settings import Settings
-from mjlens.vision.detector import default_model_path
+from mjlens.vision.runtime.detector import default_model_path
 
 MODEL = default_model_path()
 REPO_EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "hand.jpg"

@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from mjlens.vision.aspect import (
+from mjlens.vision.detection import Detection
+from mjlens.vision.reading.second.squeezed import (
     MIN_TILES,
     Squash,
     candidate_squashes,
@@ -16,7 +17,6 @@ from mjlens.vision.aspect import (
     rescaled,
     squash_for_boxes,
 )
-from mjlens.vision.detection import Detection
 
 
 def tiles(boxes: list[tuple[float, float, float, float]], confidence: float = 0.9) -> list[Detection]:

@@ -1,7 +1,7 @@
 """One photo holds one tile set: a fifth copy, or a second flower, gives way to its runner-up reading."""
 
-from mjlens.vision.copies import copy_warnings, limit_copies, over_limit, overruled
 from mjlens.vision.detection import Detection
+from mjlens.vision.reading.copies import copy_warnings, limit_copies, over_limit, overruled
 from mjlens.vision.recognize import Recognizer
 
 

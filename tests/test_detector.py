@@ -10,7 +10,7 @@ import pytest
 
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.boxes import box_iou
-from mjlens.vision.detector import Detector, ModelError, class_names_from_metadata, decode
+from mjlens.vision.runtime.detector import Detector, ModelError, class_names_from_metadata, decode
 
 INDEX = {c: i for i, c in enumerate(DETECTOR_CLASSES)}
 

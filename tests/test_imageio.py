@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from mjlens.vision.imageio import IMAGE_ERROR_CODES, ImageError, load_image
+from mjlens.vision.runtime.decode import IMAGE_ERROR_CODES, ImageError, load_image
 
 RED_RGB = (220, 20, 30)
 

@@ -7,7 +7,7 @@ import math
 import pytest
 
 from mjlens.vision.detection import Detection
-from mjlens.vision.layout import assemble
+from mjlens.vision.hand.layout import assemble
 
 W, H = 40.0, 54.0  # an upright tile's box: face plus a little body
 

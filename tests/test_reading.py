@@ -1,4 +1,4 @@
-"""One reading path (``vision.reading``): the second readings in their order, and the product and ``mjlens eval``
+"""One reading path (``vision.reading.path``): the second readings in their order, and the product and ``mjlens eval``
 reading a photo alike."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from test_turn import diagonal_anchors, level_anchors, upright_anchors
 from test_zoom import spied_pair, tiles
 
 from mjlens.vision.detection import Detection
-from mjlens.vision.reading import KeepAt, Reading, read_photo
-from mjlens.vision.second_readings import SECOND_READINGS
+from mjlens.vision.reading.path import KeepAt, Reading, read_photo
+from mjlens.vision.reading.second import SECOND_READINGS
 
 
 def test_the_second_readings_are_tried_in_one_order():

@@ -14,8 +14,8 @@ from test_detector import anchor, tiny_model
 
 from mjlens.api.cli import main
 from mjlens.scoring.tiles import DETECTOR_CLASSES
-from mjlens.vision.detector import Detector
 from mjlens.vision.recognize import NO_LAYOUT_WARNING, NO_TILES_WARNING, Recognizer
+from mjlens.vision.runtime.detector import Detector
 
 # Three tiles in the 64x64 model input; a 128x128 photo is scaled by 0.5, without padding.
 ROWS = [anchor(40, 20, 50, 36, t7z=0.8), anchor(8, 20, 18, 36, t3s=0.9, t2s=0.2), anchor(24, 20, 34, 36, t3s=0.85)]

@@ -79,7 +79,7 @@ def test_the_sample_photos_score(recognizer, name, rules, tiles):
 
 
 #: Measured with the shipped pair: hand.jpg squeezed to 8x its height, or to a quarter of its width, is read
-#: 14 of 14 (the reader squashes it back, vision.aspect). One tile of slack.
+#: 14 of 14 (the reader squashes it back, vision.reading.second.squeezed). One tile of slack.
 @pytest.mark.parametrize(("width_factor", "height_factor"), [(1, 8), (0.25, 1)])
 def test_a_squeezed_photo_is_read_as_the_photo_it_was(recognizer, width_factor, height_factor):
     import cv2

@@ -1,4 +1,4 @@
-"""onnxruntime session settings: how many threads, and whether they spin during a run (``vision.sessions``)."""
+"""onnxruntime session settings: how many threads, and whether they spin during a run (``vision.runtime.sessions``)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from mjlens.vision import sessions
-from mjlens.vision.sessions import SPIN_ENV, THREADS_ENV, cores_free_for, session_options, should_spin
+from mjlens.vision.runtime import sessions
+from mjlens.vision.runtime.sessions import SPIN_ENV, THREADS_ENV, cores_free_for, session_options, should_spin
 
 
 @pytest.fixture

@@ -48,7 +48,7 @@ def _loaded_by(argv: list[str]) -> set[str]:
 
 
 def test_reading_a_photo_loads_no_service_and_no_renderer():
-    from mjlens.vision.detector import default_model_path
+    from mjlens.vision.runtime.detector import default_model_path
 
     if not default_model_path().is_file() or not (REPO / "examples" / "hand.jpg").is_file():
         pytest.skip("the shipped model or the sample photo is not present")
@@ -64,7 +64,7 @@ def test_scoring_a_typed_hand_loads_no_vision_and_no_service():
 def test_photos_read_at_once_give_what_one_after_another_gives(tmp_path):
     """``mjlens recognize`` reads several photos at once on one thread each: the same listing, in the same order,
     as one at a time on every core, an unreadable file in the middle included."""
-    from mjlens.vision.detector import default_model_path
+    from mjlens.vision.runtime.detector import default_model_path
 
     photos = sorted(str(p.relative_to(REPO)) for p in (REPO / "examples").glob("*.jpg"))
     if not default_model_path().is_file() or len(photos) < 2:

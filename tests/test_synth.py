@@ -11,7 +11,7 @@ import pytest
 from mjlens.api.cli import main
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.detection import Detection
-from mjlens.vision.layout import assemble
+from mjlens.vision.hand.layout import assemble
 from mjlens.vision.synth.art import ArtBank
 from mjlens.vision.synth.generate import generate_one, write_dataset, yolo_lines
 from mjlens.vision.synth.measure_layout import check, check_reading

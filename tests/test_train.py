@@ -135,7 +135,7 @@ def test_shipped_classifier_reads_every_class():
     metadata = {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
     assert sorted(ast.literal_eval(metadata["names"]).values()) == sorted(DETECTOR_CLASSES)
     assert metadata["task"] == "classify"
-    from mjlens.vision.classifier import CropClassifier
+    from mjlens.vision.runtime.classifier import CropClassifier
 
     classifier = CropClassifier(path, threads=1)  # crops are cut at the size the file declares, and it reads them
     assert [classifier.size] * 2 == ast.literal_eval(metadata["imgsz"])

@@ -1,4 +1,4 @@
-"""Photos whose rows run diagonal are read again turned level (``vision.turn``)."""
+"""Photos whose rows run diagonal are read again turned level (``vision.reading.second.turned``)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from test_detector import anchor
 from test_zoom import spied_pair
 
 from mjlens.scoring.tiles import DETECTOR_CLASSES
-from mjlens.vision.aspect import Squash
 from mjlens.vision.detection import Detection
-from mjlens.vision.reading import KeepAt, Photo, Reading
-from mjlens.vision.turn import (
+from mjlens.vision.reading.path import KeepAt, Photo, Reading
+from mjlens.vision.reading.reader import QUARTER_TURNS
+from mjlens.vision.reading.second.squeezed import Squash
+from mjlens.vision.reading.second.turned import (
     DIAGONAL,
     MIN_TILES,
     ON_THEIR_SIDE,
@@ -30,7 +31,6 @@ from mjlens.vision.turn import (
     turned_exactly,
     turned_exactly_back,
 )
-from mjlens.vision.twostage import QUARTER_TURNS
 
 
 def diagonal_row(degrees: float, count: int = 8, width: float = 30, height: float = 40) -> list[Detection]:

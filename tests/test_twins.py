@@ -4,7 +4,7 @@ on diagonal rows, or read as other codes, stay."""
 from __future__ import annotations
 
 from mjlens.vision.detection import Detection
-from mjlens.vision.twins import without_boxes_across_pairs, without_loose_twins
+from mjlens.vision.reading.twins import without_boxes_across_pairs, without_loose_twins
 
 
 def tile(code: str, box, confidence: float = 0.9) -> Detection:

@@ -11,14 +11,8 @@ import pytest
 from test_detector import anchor, tiny_model
 
 from mjlens.scoring.tiles import BONUS_CODES, DETECTOR_CLASSES
-from mjlens.vision.aspect import MIN_TILES, candidate_squashes
-from mjlens.vision.classifier import CLASSIFIER_ENV, DEFAULT_CLASSIFIER, PAIR_KEY, CropClassifier
 from mjlens.vision.detection import Detection
-from mjlens.vision.detector import Detector, ModelError, tile_scores
-from mjlens.vision.recognize import Recognizer
-from mjlens.vision.tilecrop import PAD_VALUE, crop_tiles
-from mjlens.vision.train.crops import hue_turned, jittered, write_crops
-from mjlens.vision.twostage import (
+from mjlens.vision.reading.reader import (
     SQUASHES_READ,
     SURE_TILE,
     UNSURE,
@@ -27,6 +21,12 @@ from mjlens.vision.twostage import (
     load_tile_reader,
     loaded_models,
 )
+from mjlens.vision.reading.second.squeezed import MIN_TILES, candidate_squashes
+from mjlens.vision.recognize import Recognizer
+from mjlens.vision.runtime.classifier import CLASSIFIER_ENV, DEFAULT_CLASSIFIER, PAIR_KEY, CropClassifier
+from mjlens.vision.runtime.crops import PAD_VALUE, crop_tiles
+from mjlens.vision.runtime.detector import Detector, ModelError, tile_scores
+from mjlens.vision.train.crops import hue_turned, jittered, write_crops
 
 # ultralytics names a classifier's classes in its folders' sorted order, not the detector's
 FOLDER_ORDER = sorted(DETECTOR_CLASSES)
@@ -490,7 +490,7 @@ def test_cli_sweep_sweeps_only_the_thresholds_not_given(flower_reader, photo, tm
 
 
 def test_the_pair_runs_at_its_own_operating_point(tmp_path):
-    from mjlens.vision import twostage
+    from mjlens.vision.reading import reader as twostage
 
     dynamic = tiny_model(tmp_path / "dyn.onnx", [anchor(0, 0, 5, 5)], list(DETECTOR_CLASSES), size=None)
     classifier = tiny_classifier(tmp_path / "cls.onnx")

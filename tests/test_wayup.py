@@ -1,5 +1,5 @@
-"""Which way up a photo's faces stand (``vision.wayup``), and a photo upside down read half round
-(``vision.wayup.UPSIDE_DOWN``)."""
+"""Which way up a photo's faces stand (``vision.reading.second.upside_down``), and a photo upside down read half round
+(``vision.reading.second.upside_down.UPSIDE_DOWN``)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import pytest
 from test_turn import level_anchors, reading, turned_whole_photo
 from test_zoom import spied_pair
 
-from mjlens.vision import wayup
 from mjlens.vision.detection import Detection
-from mjlens.vision.reading import Reading
-from mjlens.vision.turn import HALF, turned_exactly_back
-from mjlens.vision.wayup import MIN_VOTES, UPSIDE_DOWN, reads_upside_down, way_up_votes
+from mjlens.vision.reading.path import Reading
+from mjlens.vision.reading.second import upside_down as wayup
+from mjlens.vision.reading.second.turned import HALF, turned_exactly_back
+from mjlens.vision.reading.second.upside_down import MIN_VOTES, UPSIDE_DOWN, reads_upside_down, way_up_votes
 
 RED, BLUE, IVORY, FELT = (30, 30, 200), (160, 60, 20), (225, 235, 240), (60, 140, 60)
 

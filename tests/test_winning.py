@@ -1,4 +1,5 @@
-"""A winning hand's tiles (``vision.winning``): one unsure tile read as its runner-up where that alone completes the
+"""A winning hand's tiles (``vision.hand.winning``): one unsure tile read as its runner-up where that alone completes
+the
 hand, and the recognizer saying so."""
 
 from __future__ import annotations
@@ -10,9 +11,9 @@ import pytest
 from mjlens.scoring.hand import Hand
 from mjlens.scoring.notation import parse
 from mjlens.vision.detection import Detection
-from mjlens.vision.layout import ALTERNATIVE_MIN, assemble
+from mjlens.vision.hand.layout import ALTERNATIVE_MIN, assemble
+from mjlens.vision.hand.winning import SURE, completing_readings, is_complete, winning_reading
 from mjlens.vision.recognize import Recognizer
-from mjlens.vision.winning import SURE, completing_readings, is_complete, winning_reading
 
 WIDTH, HEIGHT = 640, 200
 

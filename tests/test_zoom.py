@@ -1,4 +1,5 @@
-"""Photos whose tiles are small at the detector's input are read again at a larger one (``vision.zoom``)."""
+"""Photos whose tiles are small at the detector's input are read again at a larger one
+(``vision.reading.second.small_tiles``)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,9 @@ from test_detector import anchor, split, tiny_model
 from test_twostage import tiny_classifier
 
 from mjlens.scoring.tiles import DETECTOR_CLASSES
-from mjlens.vision.classifier import CropClassifier
 from mjlens.vision.detection import Detection
-from mjlens.vision.detector import Detector, decode
-from mjlens.vision.twostage import TwoStageDetector
-from mjlens.vision.zoom import (
+from mjlens.vision.reading.reader import TwoStageDetector
+from mjlens.vision.reading.second.small_tiles import (
     COVERED,
     REACH,
     SMALL_TILE,
@@ -25,6 +24,8 @@ from mjlens.vision.zoom import (
     second_reading_input,
     tile_side,
 )
+from mjlens.vision.runtime.classifier import CropClassifier
+from mjlens.vision.runtime.detector import Detector, decode
 
 
 def row(count: int, width: float, height: float) -> list[Detection]:

@@ -1,5 +1,5 @@
 """Box arithmetic on arrays of boxes (N x 4: x1 y1 x2 y2), shared by the detector's decoding, the rules that drop
-boxes (``vision.twins``, ``vision.zoom``), the layout and the evaluation.
+boxes (``vision.reading.twins``, ``vision.reading.second.small_tiles``), the layout and the evaluation.
 
 float32 by default, as the detector's output is; the layout asks for float64, the precision its other geometry is
 computed in.

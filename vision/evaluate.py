@@ -26,13 +26,12 @@ import numpy as np
 import yaml
 
 from mjlens.scoring.tiles import BACK_CODE, BONUS_CODES, DETECTOR_CLASSES
-
-from .boxes import box_iou
-from .detection import Detection
-from .detector import ALT_FLOOR, decode
-from .imageio import DecodedImage, ImageError, load_image
-from .layout import assemble
-from .winning import winning_reading
+from mjlens.vision.boxes import box_iou
+from mjlens.vision.detection import Detection
+from mjlens.vision.hand.layout import assemble
+from mjlens.vision.hand.winning import winning_reading
+from mjlens.vision.runtime.decode import DecodedImage, ImageError, load_image
+from mjlens.vision.runtime.detector import ALT_FLOOR, decode
 
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
 RECALL_POINTS = np.linspace(0.0, 1.0, 101)
@@ -47,7 +46,7 @@ class EvalError(ValueError):
 
 
 class EvalDetector(Protocol):
-    """What the evaluation needs from a detector (``vision.detector.Detector`` provides it)."""
+    """What the evaluation needs from a detector (``vision.runtime.detector.Detector`` provides it)."""
 
     def detect_for_eval(self, bgr: np.ndarray) -> tuple[list[Detection], list[Detection]]: ...
 
@@ -299,7 +298,7 @@ def sweep(
     fixes: LabelFixes | None = None,
 ) -> list[dict[str, Any]]:
     """The operating figures at each confidence threshold (and cross-class merge IoU), from one detector run per
-    photo: how ``DEFAULT_CONF`` is chosen. A two-stage reader (``vision.twostage``) is swept through its whole
+    photo: how ``DEFAULT_CONF`` is chosen. A two-stage reader (``vision.reading.reader``) is swept through its whole
     reading instead (the squash step included, its own merge IoU), ``conf`` being the least chance of a tile times
     the classifier's probability, for flowers, seasons and backs too (``sweep_thresholds`` then sweeps theirs)."""
     codes, pairs = read_dataset(data_yaml, split, exclude)
@@ -334,7 +333,8 @@ def sweep_thresholds(
     fixes: LabelFixes | None = None,
 ) -> list[dict[str, Any]]:
     """A two-stage reader's figures at each setting of its thresholds (``conf``, ``bonus_conf``, ``back_conf``,
-    as ``reader.detect`` takes them): how ``vision.twostage.BONUS_CONF`` and ``BACK_CONF`` are chosen, each with the
+    as ``reader.detect`` takes them): how ``vision.reading.reader.BONUS_CONF`` and ``BACK_CONF`` are chosen, each with
+    the
     others held."""
     codes, pairs = read_dataset(data_yaml, split, exclude)
     return _sweep_reader(reader, codes, pairs, settings, progress, fixes)
@@ -514,7 +514,7 @@ def _hand_read_exactly(sample: Sample) -> bool:
     """Whether the tiles the layout puts in the hand (every group but "other") are exactly the labelled ones: a
     hand photo's labels are its hand, and tiles around it that the layout files apart are not part of what the
     product reads as the hand, labelled or not. As the recognizer does, an incomplete hand that one unsure tile's
-    runner-up alone completes is read so (``vision.winning``)."""
+    runner-up alone completes is read so (``vision.hand.winning``)."""
     width, height = sample.size
     tiles, layout = winning_reading(sample.operating, assemble(list(sample.operating), width, height),
                                     lambda read: assemble(read, width, height))

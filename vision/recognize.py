@@ -12,23 +12,23 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from .copies import copy_warnings
-from .detection import Detection
-from .detector import Detector
-from .imageio import DecodedImage, ImageError, load_image
-from .twostage import TwoStageDetector, load_tile_reader
-from .winning import winning_reading
+from mjlens.vision.detection import Detection
+from mjlens.vision.hand.winning import winning_reading
+from mjlens.vision.reading.copies import copy_warnings
+from mjlens.vision.reading.reader import TwoStageDetector, load_tile_reader
+from mjlens.vision.runtime.decode import DecodedImage, ImageError, load_image
+from mjlens.vision.runtime.detector import Detector
 
 NO_LAYOUT_WARNING = "the layout step is not available in this build: tiles are listed without a hand"
 NO_TILES_WARNING = "no tiles were found in the photo"
 
 
 def _layout_assembler() -> Callable | None:
-    """``vision.layout.assemble`` when that module is installed, else None (the runtime works without it)."""
+    """``vision.hand.layout.assemble`` when that module is installed, else None (the runtime works without it)."""
     try:
-        module = importlib.import_module("mjlens.vision.layout")
+        module = importlib.import_module("mjlens.vision.hand.layout")
     except ModuleNotFoundError as err:
-        if err.name != "mjlens.vision.layout":
+        if err.name != "mjlens.vision.hand.layout":
             raise
         return None
     return getattr(module, "assemble", None)

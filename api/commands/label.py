@@ -70,8 +70,8 @@ def recognizer_recipe(args):
 
 def load_checked(recipe, threads: int):
     """The recognizer; a missing or bad model is exit 2 with its reason."""
-    from mjlens.vision.detector import ModelError
     from mjlens.vision.profile import ProfileError
+    from mjlens.vision.runtime.detector import ModelError
 
     try:
         return recipe.load(threads)
@@ -85,7 +85,7 @@ def make_engine(args, settings) -> contextlib.AbstractContextManager:
     """The engine for ``--engine``, as a context manager that starts and leaves it."""
     recipe = recognizer_recipe(args)
     if args.engine == "local":
-        from mjlens.vision.sessions import default_threads
+        from mjlens.vision.runtime.sessions import default_threads
 
         from ..label_engines import LocalEngine
 

@@ -43,7 +43,7 @@ def context_overrides(args) -> dict[str, Any]:
 def run(args) -> int:
     from mjlens.scoring.errors import HandError
     from mjlens.scoring.hand import Hand
-    from mjlens.vision.imageio import ImageError
+    from mjlens.vision.runtime.decode import ImageError
 
     from ..analysis import hand_in_progress
     from ..pipeline import check_request, photo_score_result

@@ -49,13 +49,13 @@ def _fail(err) -> UsageError:
 
 
 def run_create(args) -> int:
-    from mjlens.vision.detector import ModelError
-    from mjlens.vision.imageio import ImageError, load_image
     from mjlens.vision.profile import ProfileError
     from mjlens.vision.profile.calibration import profile_from_sheets
     from mjlens.vision.profile.features import FeatureReader
     from mjlens.vision.profile.sources import profile_from_corrections, profile_from_labels
-    from mjlens.vision.twostage import TwoStageDetector, load_tile_reader
+    from mjlens.vision.reading.reader import TwoStageDetector, load_tile_reader
+    from mjlens.vision.runtime.decode import ImageError, load_image
+    from mjlens.vision.runtime.detector import ModelError
 
     if not (args.photos or args.from_labels or args.from_corrections):
         raise UsageError("give calibration photos, --from-labels DIR or --from-corrections FILE")

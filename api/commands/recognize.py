@@ -57,9 +57,9 @@ def check_model_flags(args) -> None:
 def load_recognizer(args, threads: int | None = None):
     """The recognizer for ``args`` (its models run on ``threads`` threads, by default every core); a missing or
     unreadable model is a usage error (exit 2) with its reason."""
-    from mjlens.vision.detector import ModelError
     from mjlens.vision.profile import ProfileError
     from mjlens.vision.recognize import Recognizer
+    from mjlens.vision.runtime.detector import ModelError
 
     check_model_flags(args)
     try:
@@ -73,7 +73,7 @@ def load_recognizer(args, threads: int | None = None):
 
 
 def run(args) -> int:
-    from mjlens.vision.sessions import default_threads, default_workers
+    from mjlens.vision.runtime.sessions import default_threads, default_workers
 
     from ..inorder import map_in_order
 
@@ -102,7 +102,7 @@ def run(args) -> int:
 
 def _read(recognizer, path: str) -> tuple[dict, str | None]:
     """One photo's Recognition JSON and None, or its error object and the line that says it."""
-    from mjlens.vision.imageio import ImageError
+    from mjlens.vision.runtime.decode import ImageError
 
     try:
         return recognizer.recognize_path(path), None

@@ -4,8 +4,8 @@
 labelled photos or corrected readings, and ``classifier.ProfiledClassifier`` reads tiles with one.
 """
 
-from .classifier import ProfiledClassifier
-from .errors import PROFILE_ERROR_CODES, ProfileError
-from .store import Profile
+from mjlens.vision.profile.classifier import ProfiledClassifier
+from mjlens.vision.profile.errors import PROFILE_ERROR_CODES, ProfileError
+from mjlens.vision.profile.store import Profile
 
 __all__ = ["PROFILE_ERROR_CODES", "Profile", "ProfileError", "ProfiledClassifier"]

@@ -17,17 +17,16 @@ import cv2
 import numpy as np
 
 from mjlens.scoring.tiles import DETECTOR_CLASSES
+from mjlens.vision.detection import Detection, boxes_in_pixels
+from mjlens.vision.profile.errors import ProfileError
+from mjlens.vision.profile.features import FeatureReader
+from mjlens.vision.profile.layout import SHEET_ROWS
+from mjlens.vision.profile.store import Profile, reliance_of
+from mjlens.vision.runtime.classifier import QUARTER_TURNS
+from mjlens.vision.runtime.crops import crop_tiles
+from mjlens.vision.runtime.decode import DecodedImage
 
-from ..classifier import QUARTER_TURNS
-from ..detection import Detection, boxes_in_pixels
-from ..imageio import DecodedImage
-from ..tilecrop import crop_tiles
-from .errors import ProfileError
-from .features import FeatureReader
-from .layout import SHEET_ROWS
-from .store import Profile, reliance_of
-
-#: The least chance of a tile (``vision.detector.tile_scores``) a box of the sheet is taken at.
+#: The least chance of a tile (``vision.runtime.detector.tile_scores``) a box of the sheet is taken at.
 SHEET_TILE_CHANCE = 0.1
 #: Two boxes sharing more than this share of the smaller one's area are one tile, or one box across two.
 OVERLAP = 0.3

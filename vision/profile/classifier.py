@@ -15,12 +15,11 @@ import cv2
 import numpy as np
 
 from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES
-
-from ..classifier import QUARTER_TURNS, CropClassifier
-from ..tilecrop import crop_tiles
-from .errors import ProfileError
-from .features import FeatureReader, classifier_digest
-from .store import Profile
+from mjlens.vision.profile.errors import ProfileError
+from mjlens.vision.profile.features import FeatureReader, classifier_digest
+from mjlens.vision.profile.store import Profile
+from mjlens.vision.runtime.classifier import QUARTER_TURNS, CropClassifier
+from mjlens.vision.runtime.crops import crop_tiles
 
 BACK = DETECTOR_CLASSES.index(BACK_CODE)
 

@@ -16,10 +16,9 @@ import cv2
 import numpy as np
 
 from mjlens.scoring.tiles import DETECTOR_CLASSES
-
-from ..classifier import BATCH, CropClassifier
-from ..sessions import session_options
-from .errors import ProfileError
+from mjlens.vision.profile.errors import ProfileError
+from mjlens.vision.runtime.classifier import BATCH, CropClassifier
+from mjlens.vision.runtime.sessions import session_options
 
 
 def classifier_digest(path: Path) -> str:

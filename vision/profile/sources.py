@@ -12,13 +12,12 @@ from pathlib import Path
 import numpy as np
 
 from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES
-
-from .. import evaluate
-from ..imageio import ImageError, load_image
-from ..tilecrop import crop_tiles
-from .errors import ProfileError
-from .features import FeatureReader
-from .store import Profile, reliance_of
+from mjlens.vision import evaluate
+from mjlens.vision.profile.errors import ProfileError
+from mjlens.vision.profile.features import FeatureReader
+from mjlens.vision.profile.store import Profile, reliance_of
+from mjlens.vision.runtime.crops import crop_tiles
+from mjlens.vision.runtime.decode import ImageError, load_image
 
 
 def _examples(features: FeatureReader, photos: Iterable[tuple[np.ndarray, list[tuple[str, tuple]]]], source: str

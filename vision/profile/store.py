@@ -14,8 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from mjlens.scoring.tiles import DETECTOR_CLASSES
-
-from .errors import ProfileError
+from mjlens.vision.profile.errors import ProfileError
 
 FORMAT = "mjlens-profile"
 VERSION = 1

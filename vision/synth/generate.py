@@ -16,12 +16,11 @@ import cv2
 import numpy as np
 
 from mjlens.scoring.tiles import DETECTOR_CLASSES
-
-from . import photo
-from .art import ArtBank
-from .hands import TilePool, random_hand
-from .render import render
-from .scene import add_clutter, layout_hand
+from mjlens.vision.synth import photo
+from mjlens.vision.synth.art import ArtBank
+from mjlens.vision.synth.hands import TilePool, random_hand
+from mjlens.vision.synth.render import render
+from mjlens.vision.synth.scene import add_clutter, layout_hand
 
 CLASS_INDEX = {c: i for i, c in enumerate(DETECTOR_CLASSES)}
 #: Share of hands of 17 tiles (Taiwan 16-tile hands), of images with clutter, of images with an occluder.

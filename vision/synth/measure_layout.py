@@ -23,7 +23,7 @@ import numpy as np
 
 from mjlens.scoring.tiles import sort_key
 from mjlens.vision.detection import Detection
-from mjlens.vision.layout import assemble
+from mjlens.vision.hand.layout import assemble
 
 
 def _hand_key(hand: dict) -> tuple:

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .art import ArtBank
-from .camera import Camera
-from .scene import TILE_H, Placed, Scene
-from .textures import surface
+from mjlens.vision.synth.art import ArtBank
+from mjlens.vision.synth.camera import Camera
+from mjlens.vision.synth.scene import TILE_H, Placed, Scene
+from mjlens.vision.synth.textures import surface
 
 #: Colours of the back layer (BGR): green, dark green, blue, yellow, orange-red.
 BACK_COLOURS = [(50, 130, 30), (40, 95, 25), (160, 95, 25), (40, 170, 215), (40, 90, 200), (120, 140, 40)]

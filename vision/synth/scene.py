@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .hands import HandShown, MeldShown, TilePool
+from mjlens.vision.synth.hands import HandShown, MeldShown, TilePool
 
 TILE_H = 1.33  # face length / face width of a Hong Kong style tile
 #: Clutter keeps this far (tile widths) from the hand's bounds, which reach half a tile beyond its tiles.

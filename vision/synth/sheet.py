@@ -13,12 +13,11 @@ import cv2
 import numpy as np
 
 from mjlens.vision.profile.layout import SHEET_ROWS
-
-from . import photo
-from .art import ArtBank
-from .generate import CLASS_INDEX, write_data_yaml
-from .render import render
-from .scene import TILE_H, Placed, Scene
+from mjlens.vision.synth import photo
+from mjlens.vision.synth.art import ArtBank
+from mjlens.vision.synth.generate import CLASS_INDEX, write_data_yaml
+from mjlens.vision.synth.render import render
+from mjlens.vision.synth.scene import TILE_H, Placed, Scene
 
 #: Gaps between tiles of a row and between rows, in tile widths: a sheet is laid out by hand, neither touching nor
 #: far apart.

@@ -29,7 +29,7 @@ import itertools
 from collections.abc import Sequence
 from pathlib import Path
 
-from .branch_weights import weights_into_branches
+from mjlens.vision.train.branch_weights import weights_into_branches
 
 OUTPUT = "output0"
 
@@ -106,7 +106,7 @@ def average(members: list[Path], out: Path, unsure_below: float | Sequence[float
 
 def _class_names(model) -> list[str]:
     """A classifier's classes as tile codes, in the order of its output's columns."""
-    from mjlens.vision.detector import class_names_from_metadata
+    from mjlens.vision.runtime.detector import class_names_from_metadata
 
     metadata = {p.key: p.value for p in model.metadata_props}
     width = model.graph.output[0].type.tensor_type.shape.dim[1].dim_value
@@ -188,8 +188,8 @@ def _joining_level(levels: list[float], n_members: int) -> list[int]:
 
 def _crop_size(model) -> int:
     """The crop side a member was trained at: its fixed input height, else what its metadata says (as the runtime
-    reads it, ``vision.classifier.trained_size``)."""
-    from mjlens.vision.classifier import trained_size
+    reads it, ``vision.runtime.classifier.trained_size``)."""
+    from mjlens.vision.runtime.classifier import trained_size
 
     height = model.graph.input[0].type.tensor_type.shape.dim[2]
     if height.HasField("dim_value"):

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from . import onnx_files
+from mjlens.vision.train import onnx_files
 
 
 def _subgraphs(node) -> list:

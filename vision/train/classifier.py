@@ -20,7 +20,7 @@ from pathlib import Path
 from mjlens.vision.train.train import RUN_SETTINGS
 
 #: The recipe. Why each value:
-#: - imgsz 64: the crop size (vision.tilecrop.CROP_SIZE).
+#: - imgsz 64: the crop size (vision.runtime.crops.CROP_SIZE).
 #: - scale 0.15: a random crop keeps at least 85 % of the tile; ultralytics' default 0.5 can cut a numeral off.
 #: - fliplr 0: a mirrored face is not a tile; erasing 0.1: light occlusion (a finger, a neighbour's shadow).
 #: - AdamW 0.001 with one warm-up epoch: the head is new, the backbone already knows tiles.

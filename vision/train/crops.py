@@ -1,7 +1,7 @@
 """Tile crops for the crop classifier: a YOLO detection dataset -> an image-folder classification dataset.
 
 The second stage of the recognizer reads one tile at a time from a crop around the detector's box. Its training
-crops are cut the same way the runtime cuts them (:func:`vision.tilecrop.crop_tiles`), from the labelled boxes,
+crops are cut the same way the runtime cuts them (:func:`vision.runtime.crops.crop_tiles`), from the labelled boxes,
 with the boxes jittered a little on the training side because the detector's boxes are never exactly the label's.
 
 Layout written (ultralytics' classification format): ``OUT/train/<code>/*.png`` and ``OUT/val/<code>/*.png``.
@@ -18,9 +18,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from mjlens.vision.aspect import rescaled, squash_for_boxes
 from mjlens.vision.evaluate import images_of, label_path, read_labels
-from mjlens.vision.tilecrop import CROP_SIZE, crop_tiles
+from mjlens.vision.reading.second.squeezed import rescaled, squash_for_boxes
+from mjlens.vision.runtime.crops import CROP_SIZE, crop_tiles
 
 JITTER = 0.08  # box edges moved by up to this fraction of the box's size: about how far the detector's boxes stray
 OPENCV_HUE_TURN = 180  # OpenCV's 8-bit hue runs 0..179, two degrees a step
@@ -85,7 +85,8 @@ def write_crops(images: list[Path], codes: list[str], out: Path, copies: int = 1
     alone; ``turn``: a fraction of the copies of a tile, the first never, drawn at random, cut from the photo
     turned about it (:func:`turned`).
 
-    A photo squeezed out of its aspect ratio is squashed back first, as the reader does (``vision.aspect``).
+    A photo squeezed out of its aspect ratio is squashed back first, as the reader does
+    (``vision.reading.second.squeezed``).
     """
     rng = np.random.default_rng(seed)
     counts: Counter = Counter()

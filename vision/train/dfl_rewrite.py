@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import onnx_files
+from mjlens.vision.train import onnx_files
 
 BINS_AXIS = 2  # of the (B, 4, bins, A) logits the exported Reshape gives
 

@@ -2,7 +2,7 @@
 classifier ``models/mjlens-tile-crops.onnx``).
 
 The detector: fixed 640x640 input, batch 1, opset 17, simplified with onnxslim when it is installed: the runtime
-(``vision.detector``) letterboxes every photo to that size and reads the class names from the ONNX metadata,
+(``vision.runtime.detector``) letterboxes every photo to that size and reads the class names from the ONNX metadata,
 which ultralytics writes at export; its box decoding is rewritten to run faster, its boxes the same to within rounding
 (``vision.train.dfl_rewrite``). The classifier: 64x64 crops with a dynamic batch (``--dynamic``), so one run
 reads every tile of a photo. The checkpoint shipped beside it (``models/mjlens-tiles.pt``, the warm start
@@ -18,7 +18,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .dfl_rewrite import rewrite_file
+from mjlens.vision.train.dfl_rewrite import rewrite_file
 
 OPSET = 17
 IMGSZ = 640

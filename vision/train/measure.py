@@ -1,7 +1,7 @@
 """Tile accuracy of an exported detector on a labelled split: the figure of ``docs/experiments/detector-training.md``.
 
 A labelled tile counts as read when some detection (at the runtime's operating threshold, through the same
-``vision.detector.Detector`` the service uses) overlaps it with IoU >= 0.5 AND carries its code. Also reported:
+``vision.runtime.detector.Detector`` the service uses) overlaps it with IoU >= 0.5 AND carries its code. Also reported:
 how many detections match no labelled tile (spurious reads) and the share of photos read without any miss or
 spurious read. ``mjlens eval`` is the full evaluation; this is the quick check run after each export.
 """
@@ -19,7 +19,7 @@ import numpy as np
 
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.boxes import box_iou
-from mjlens.vision.detector import Detector
+from mjlens.vision.runtime.detector import Detector
 
 MATCH_IOU = 0.5
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")

@@ -38,7 +38,7 @@ def write_turned(split: Path, out: Path, turns: Sequence[int], suffix: str) -> P
     returns ``out/images`` (an extra training folder)."""
     import cv2  # loaded only when writing: `mjlens train --help` and the CLI's start-up need none of it
 
-    from mjlens.vision.classifier import QUARTER_TURNS
+    from mjlens.vision.runtime.classifier import QUARTER_TURNS
 
     images, labels = out / "images", out / "labels"
     images.mkdir(parents=True, exist_ok=True)

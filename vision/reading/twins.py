@@ -1,6 +1,7 @@
 """Boxes that are no tile of their own: one tile boxed twice, or two tiles of one code boxed as a third.
 
-A loose box round a tight one, both read as the same tile. The detector's NMS (``vision.detector.NMS_IOU``) takes
+A loose box round a tight one, both read as the same tile. The detector's NMS (``vision.runtime.detector.NMS_IOU``)
+takes
 two boxes for two tiles when they overlap less than 0.6 IoU, and a box round a tile and a strip of its neighbours
 holds a tight box of that tile at less than that (a tight box of 0.58 the loose one's area, wholly inside it, is at
 IoU 0.58). When the classifier reads both as the same code, they are one tile: the tight box stays, the loose one
@@ -21,8 +22,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .boxes import box_area, box_intersection
-from .detection import Detection
+from mjlens.vision.boxes import box_area, box_intersection
+from mjlens.vision.detection import Detection
 
 #: A box holding at least this share of a smaller box of its code is that tile boxed loosely.
 INSIDE = 0.85

@@ -20,9 +20,8 @@ import numpy as np
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import Hand, Meld, validate_structure
 from mjlens.scoring.tiles import is_bonus, is_playing, sort_key
-
-from .boxes import box_iou
-from .detection import Detection
+from mjlens.vision.boxes import box_iou
+from mjlens.vision.detection import Detection
 
 # -- rows ----------------------------------------------------------------------------------------------------------
 #: A row may turn this many degrees away from the photo's dominant row direction (perspective) between close

@@ -7,7 +7,7 @@ few of them and the classifier cannot read a sliver. A tile's box is never like 
 so when the tiles found look stretched, or hardly any are found, the reader locates the tiles in the photo squashed
 back by each of ``SQUASH_FACTORS`` along either axis (along one only where the photo's detail shows which it was
 stretched along), reads the few squashes whose boxes most surely hold tiles, and keeps the reading that names its
-tiles with the most confidence (:meth:`vision.twostage.TwoStageDetector.best_squash`): the second reading
+tiles with the most confidence (:meth:`vision.reading.reader.TwoStageDetector.best_squash`): the second reading
 ``SQUEEZED``.
 """
 
@@ -20,8 +20,8 @@ from typing import TypeVar
 import cv2
 import numpy as np
 
-from .detection import Detection
-from .reading import Photo, Reading
+from mjlens.vision.detection import Detection
+from mjlens.vision.reading.path import Photo, Reading
 
 #: Squash factors tried along each axis: a row of 17 tiles cut out and resized to a square is stretched about 10x.
 SQUASH_FACTORS = (2, 3, 4, 6, 8, 12, 16)

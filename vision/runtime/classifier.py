@@ -1,6 +1,6 @@
 """The crop classifier at run time: a YOLO classification model exported to ONNX, run with onnxruntime.
 
-It reads one tile per crop (``vision.tilecrop``) and answers a probability per class. Class names come from the
+It reads one tile per crop (``vision.runtime.crops``) and answers a probability per class. Class names come from the
 ONNX metadata and are mapped onto the detector's class order, so both stages speak the same codes.
 """
 
@@ -16,9 +16,8 @@ import numpy as np
 
 from mjlens.models import CLASSIFIER_FILE, shipped
 from mjlens.scoring.tiles import DETECTOR_CLASSES
-
-from .detector import Detector, ModelError, class_names_from_metadata, open_session
-from .tilecrop import CROP_SIZE, crop_tiles
+from mjlens.vision.runtime.crops import CROP_SIZE, crop_tiles
+from mjlens.vision.runtime.detector import Detector, ModelError, class_names_from_metadata, open_session
 
 CLASSIFIER_ENV = "MJLENS_CLASSIFIER"  # a path, or "none" to read tiles with the detector alone
 DEFAULT_CLASSIFIER = shipped(CLASSIFIER_FILE)

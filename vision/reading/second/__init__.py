@@ -1,7 +1,7 @@
-"""The second readings of a photo, in the order the reader tries them (``vision.reading.read_photo``).
+"""The second readings of a photo, in the order the reader tries them (``vision.reading.path.read_photo``).
 
 Each says when it applies to the photo's first reading, reads the photo again, and weighs that reading against the
-reading so far (``vision.reading.SecondReading``). A photo squeezed out of its aspect ratio is read squashed back,
+reading so far (``vision.reading.path.SecondReading``). A photo squeezed out of its aspect ratio is read squashed back,
 and then only turned whole; one taken a quarter turn off is read turned a quarter each way; rows running diagonal
 are read again turned level; small tiles are read again larger; faces standing upside down are read again turned
 half round. A new second reading is a module with one such class, and a line here.
@@ -9,10 +9,10 @@ half round. A new second reading is a module with one such class, and a line her
 
 from __future__ import annotations
 
-from .aspect import SQUEEZED
-from .reading import SecondReading
-from .turn import DIAGONAL_ROWS, QUARTER_TURN
-from .wayup import UPSIDE_DOWN
-from .zoom import SMALL_TILES
+from mjlens.vision.reading.path import SecondReading
+from mjlens.vision.reading.second.small_tiles import SMALL_TILES
+from mjlens.vision.reading.second.squeezed import SQUEEZED
+from mjlens.vision.reading.second.turned import DIAGONAL_ROWS, QUARTER_TURN
+from mjlens.vision.reading.second.upside_down import UPSIDE_DOWN
 
 SECOND_READINGS: tuple[SecondReading, ...] = (SQUEEZED, QUARTER_TURN, DIAGONAL_ROWS, SMALL_TILES, UPSIDE_DOWN)

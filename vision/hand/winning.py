@@ -3,7 +3,7 @@
 A player photographs the hand that won. Where the tiles the layout puts in the hand make no complete hand under
 any rule system (``SHAPES_BY_SIZE``) but one tile of its concealed part, read as one of its runner-ups, would, and
 only one such reading exists, the reader takes it: the tile's code becomes that runner-up and its first reading
-its first alternative, as the copy rule does (``vision.copies``), and a warning names the tile. A tile read as
+its first alternative, as the copy rule does (``vision.reading.copies``), and a warning names the tile. A tile read as
 surely as ``SURE`` is never moved, nor is a meld's (the layout reads a meld by its own runner-ups), and a runner-up
 under the layout's ``ALTERNATIVE_MIN`` is never taken. On two sets of synthetic photos of winning hands it read 7
 tiles so, each first read at 0.65 or less, and 4 more hands came out as laid out; on hk-photos ``valid``, whose
@@ -19,9 +19,8 @@ from dataclasses import replace
 from mjlens.scoring.decompose import Shapes, arrangements, meld_group
 from mjlens.scoring.hand import Hand
 from mjlens.scoring.tiles import COPIES_IN_SET, counts_of, index, is_playing, sort_key
-
-from .detection import Detection
-from .layout import ALTERNATIVE_MIN, ALTERNATIVES_TRIED, Layout
+from mjlens.vision.detection import Detection
+from mjlens.vision.hand.layout import ALTERNATIVE_MIN, ALTERNATIVES_TRIED, Layout
 
 #: The shapes of a complete hand by its size (a kong counted as three): 14 tiles under any rule system (the Chinese
 #: Official shapes hold the others'), 17 under Taiwan rules (five sets and a pair, or seven pairs and a pung).

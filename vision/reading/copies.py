@@ -14,8 +14,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from mjlens.scoring.tiles import COPIES_IN_SET
-
-from .detection import Detection
+from mjlens.vision.detection import Detection
 
 #: A runner-up below this is too unlikely to take a tile's place; the extra copy then stays, and is reported.
 MIN_RUNNER_UP = 0.15

@@ -3,14 +3,15 @@
 ``TwoStageDetector`` has the detector's interface (``detect``, ``detect_for_eval``, ``input_size``, ``names``), so
 the recognizer, ``mjlens eval`` and the service use either without knowing which. The detector's own class scores
 are kept only to decide *where* the tiles are: every box it finds with some chance of being a tile
-(``vision.detector.tile_scores``, at least ``FLOOR``) is read from its crop, and the tile is kept when that chance
+(``vision.runtime.detector.tile_scores``, at least ``FLOOR``) is read from its crop, and the tile is kept when that
+chance
 times the classifier's probability reaches the pair's ``conf``: a box the detector doubts stays if the classifier
 reads a clear face in it, and goes if it reads none. Flowers and seasons are kept at a threshold of their own
 (``BONUS_CONF``): they lie apart from the hand, where the detector is least sure of a tile, while the classifier
 reads their pictures as surely as any face. So are face-down tiles (``BACK_CONF``), which the detector has seen only
 in synthetic photos. The classifier's runner-ups become the tile's ``alternatives``. That first reading is followed
-by the second readings that apply (``vision.second_readings``), on one path for the product and ``mjlens eval``
-(``vision.reading.read_photo``): the evaluation asks it to keep, with the tiles, the candidates mAP ranks.
+by the second readings that apply (``vision.reading.second``), on one path for the product and ``mjlens eval``
+(``vision.reading.path.read_photo``): the evaluation asks it to keep, with the tiles, the candidates mAP ranks.
 """
 
 from __future__ import annotations
@@ -23,16 +24,15 @@ from pathlib import Path
 import numpy as np
 
 from mjlens.scoring.tiles import DETECTOR_CLASSES
-
-from .aspect import MIN_TILES, Squash, candidate_squashes, reading_score
-from .classifier import CLASSIFIER_ENV, CropClassifier, check_pair, shipped_classifier_for
-from .detection import Detection, boxes_in_pixels, mean_confidence
-from .detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
-from .profile import Profile, ProfiledClassifier, ProfileError
-from .reading import KeepAt, Reading, one_set, read_photo
-from .second_readings import SECOND_READINGS
-from .turn import ON_THEIR_SIDE, QUARTER, median_aspect, row_turn, rows_upright
-from .zoom import COVERED, ZOOM_INPUT, second_reading_input
+from mjlens.vision.detection import Detection, boxes_in_pixels, mean_confidence
+from mjlens.vision.profile import Profile, ProfiledClassifier, ProfileError
+from mjlens.vision.reading.path import KeepAt, Reading, one_set, read_photo
+from mjlens.vision.reading.second import SECOND_READINGS
+from mjlens.vision.reading.second.small_tiles import COVERED, ZOOM_INPUT, second_reading_input
+from mjlens.vision.reading.second.squeezed import MIN_TILES, Squash, candidate_squashes, reading_score
+from mjlens.vision.reading.second.turned import ON_THEIR_SIDE, QUARTER, median_aspect, row_turn, rows_upright
+from mjlens.vision.runtime.classifier import CLASSIFIER_ENV, CropClassifier, check_pair, shipped_classifier_for
+from mjlens.vision.runtime.detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
 
 #: The operating point of the pair, chosen on hk-photos ``valid`` with ``mjlens eval DATA --sweep --input-size N``
 #: (docs/experiments/thresholds.md): the detector only has to find the tiles, which it does as well at 448 px as at
@@ -59,7 +59,8 @@ SURE_TILE, UNSURE, TURN_GAIN = 0.45, 0.7, 0.2
 #: The readings of an unsure box beside the upright one: each the mean of its crop turned by these quarter turns.
 TURNED_READINGS = ((2,), (1, 3))
 TURNS = sorted({turn for reading in TURNED_READINGS for turn in reading})  # each turned crop read once
-#: A photo that looks squeezed is located at every squash (``vision.aspect``), and only this many squashes, those
+#: A photo that looks squeezed is located at every squash (``vision.reading.second.squeezed``), and only this many
+#: squashes, those
 #: whose boxes most surely hold tiles (their chances of a tile summed), are read: reading takes most of the time of a
 #: squash, and on the 35 squeezed photos of hk-photos ``valid`` the best three hold the squash read best every time
 #: (the best two, 33 times): docs/experiments/runtime-speed.md.
@@ -167,7 +168,8 @@ class TwoStageDetector:
                       candidates_at: float | None = None) -> Reading:
         """Locate (at a detector input of ``input_size``, its own by default; only ``around`` a rectangle, if given:
         ``Detector.raw``) and read the tiles of ``bgr`` as it is; a second, larger reading drops the boxes its
-        better boxes cover (``vision.zoom.COVERED``). With ``candidates_at``, the candidates for mAP from the same
+        better boxes cover (``vision.reading.second.small_tiles.COVERED``). With ``candidates_at``, the candidates for
+        mAP from the same
         run of the detector (``candidates``)."""
         raw = self.detector.raw(bgr, pixel_scale, input_size, around)
         covered = COVERED if input_size else None
@@ -193,7 +195,8 @@ class TwoStageDetector:
                 for detection, row in zip(located, probs, strict=True) for c in np.argsort(-row)[:EVAL_READINGS]]
 
     def zoom_for(self, found: Sequence[Detection], bgr: np.ndarray, pixel_scale: float = 1.0) -> int | None:
-        """The larger detector input to read ``bgr`` again at when the tiles ``found`` are small (``vision.zoom``);
+        """The larger detector input to read ``bgr`` again at when the tiles ``found`` are small
+        (``vision.reading.second.small_tiles``);
         None when they are not, when the detector's input is fixed or when the pair reads every photo once."""
         if self.detector.fixed_shape or not self.zoom_input:
             return None
@@ -204,7 +207,7 @@ class TwoStageDetector:
     def reading_of(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None, *,
                    candidates_at: float | None = None) -> Reading:
         """The reading of a photo: its first reading, then the second readings that apply
-        (``vision.second_readings``), at ``keep_at`` (the pair's by default); with ``candidates_at``, the
+        (``vision.reading.second``), at ``keep_at`` (the pair's by default); with ``candidates_at``, the
         candidates for mAP kept along the way."""
         return read_photo(self, bgr, pixel_scale, keep_at or self.keep_at, SECOND_READINGS,
                           candidates_at=candidates_at)
@@ -222,9 +225,12 @@ class TwoStageDetector:
 
     def level_turn(self, bgr: np.ndarray, found: Sequence[Detection], pixel_scale: float = 1.0) -> float | None:
         """The angle (cv2 degrees) to read ``bgr`` again at so that the rows of the tiles ``found`` run level, or
-        None: diagonal rows are turned level (``vision.turn.row_turn``); tiles on their side in rows running up the
-        photo (``vision.turn.rows_upright``) a quarter turn (``QUARTER``: both ways are read); where their boxes are
-        nearly square (``vision.turn.ON_THEIR_SIDE``), only if their faces read surer turned a quarter, one way or
+        None: diagonal rows are turned level (``vision.reading.second.turned.row_turn``); tiles on their side in rows
+        running up the
+        photo (``vision.reading.second.turned.rows_upright``) a quarter turn (``QUARTER``: both ways are read); where
+        their boxes are
+        nearly square (``vision.reading.second.turned.ON_THEIR_SIDE``), only if their faces read surer turned a quarter,
+        one way or
         the other, than as they lie: a grid of upright tiles seen from above can look like rows running up the
         photo, and read a quarter turn its faces lie on their side."""
         if (turn := row_turn(found)) is not None or not rows_upright(found):

@@ -26,10 +26,9 @@ import onnxruntime as ort
 
 from mjlens.models import DETECTOR_FILE, shipped
 from mjlens.scoring.tiles import DETECTOR_CLASSES
-
-from .boxes import box_area, box_intersection, box_iou
-from .detection import Detection
-from .sessions import session_options
+from mjlens.vision.boxes import box_area, box_intersection, box_iou
+from mjlens.vision.detection import Detection
+from mjlens.vision.runtime.sessions import session_options
 
 MODEL_ENV = "MJLENS_MODEL"
 DEFAULT_MODEL = shipped(DETECTOR_FILE)
@@ -66,7 +65,7 @@ class ModelError(RuntimeError):
 
 def open_session(path: Path, threads: int | None = None) -> ort.InferenceSession:
     """An onnxruntime CPU session for one of the shipped models (detector or crop classifier), with ``threads``
-    intra-op threads (default ``MJLENS_THREADS``, else every core) waiting for work as ``vision.sessions`` says;
+    intra-op threads (default ``MJLENS_THREADS``, else every core) waiting for work as ``vision.runtime.sessions`` says;
     an unreadable file is ``model_invalid``."""
     options = session_options(threads)
     try:

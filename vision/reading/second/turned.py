@@ -6,14 +6,16 @@ doubts some of them (on hk-photos ``valid`` the tiles of such rows it missed had
 and draws others looser than the row's labels. When most of the tiles found have their nearest neighbour along
 one direction (rows) and that direction runs ``DIAGONAL`` degrees or more off the photo's axes, the photo is read
 again turned so that the rows run level, and that reading's tiles, their boxes turned back, take the place of the
-first reading's (``vision.zoom.combined``: the first reading's tiles it has no box on stay). Only the band around
+first reading's (``vision.reading.second.small_tiles.combined``: the first reading's tiles it has no box on stay). Only
+the band around
 the tiles found is turned and read: a row turned level is long and narrow, and its detector input a third to a
 half of a whole photo's. A heap of tiles lying every way is not turned: turned for a few of them, the others'
 boxes, turned back, grow loose. Rows running up the photo of tiles lying on their side are a photo taken a quarter
 turn off (its EXIF orientation lost or never written): the whole photo is turned a quarter exactly
 (``turned_exactly``) each way and read as any photo is, the surer reading taking the first's place
-(``vision.twostage``): the tiles stand upright or upside down, and either reads better than on their side. A
-photo whose faces stand upside down (``vision.wayup``) is turned half round exactly the same way. The second
+(``vision.reading.reader``): the tiles stand upright or upside down, and either reads better than on their side. A
+photo whose faces stand upside down (``vision.reading.second.upside_down``) is turned half round exactly the same way.
+The second
 readings ``QUARTER_TURN`` and ``DIAGONAL_ROWS``.
 """
 
@@ -26,12 +28,11 @@ import cv2
 import numpy as np
 
 from mjlens.scoring.tiles import BACK_CODE
-
-from .boxes import box_iou
-from .detection import Detection, boxes_in_pixels
-from .layout import row_angle
-from .reading import Photo, Reading, surest
-from .zoom import SAME_TILE_IOU, both_readings, tile_side
+from mjlens.vision.boxes import box_iou
+from mjlens.vision.detection import Detection, boxes_in_pixels
+from mjlens.vision.hand.layout import row_angle
+from mjlens.vision.reading.path import Photo, Reading, surest
+from mjlens.vision.reading.second.small_tiles import SAME_TILE_IOU, both_readings, tile_side
 
 #: Fewer tiles found than this say too little about rows.
 MIN_TILES = 5
@@ -41,7 +42,8 @@ DIAGONAL = 20.0
 #: direction: tiles in rows, not a heap.
 IN_ROWS, ALONG = 0.8, 20.0
 #: The turned reading covers the tiles found and this many tile sides around them (the second reading's tiles are
-#: kept only within ``vision.zoom.REACH`` tile sides of the first's; the rest is the table around the row, which
+#: kept only within ``vision.reading.second.small_tiles.REACH`` tile sides of the first's; the rest is the table around
+#: the row, which
 #: the detector reads its tiles against: with 1.5 it read 2 fewer of the 22 diagonal rows of hk-photos ``valid``).
 TURN_MARGIN = 3.0
 #: A box turned back spans this share of the way from the upright rectangle round its inscribed ellipse to the one
@@ -61,8 +63,9 @@ ON_THEIR_SIDE = 1.2
 EXACT_TURNS = {-90.0: cv2.ROTATE_90_CLOCKWISE, 90.0: cv2.ROTATE_90_COUNTERCLOCKWISE, 180.0: cv2.ROTATE_180}
 #: Tiles on their side in rows running up the photo (a photo taken a quarter turn off): ``level_turn`` answers a
 #: quarter turn (the angle in ``cv2.getRotationMatrix2D``'s sense) and the whole photo is read again turned a quarter
-#: both ways (``QUARTER_WAYS``), the reading whose tiles read surer kept (``vision.reading.surest``). A photo whose
-#: faces read upside down (``vision.wayup``) is read again turned half round (``HALF``), that reading kept where
+#: both ways (``QUARTER_WAYS``), the reading whose tiles read surer kept (``vision.reading.path.surest``). A photo whose
+#: faces read upside down (``vision.reading.second.upside_down``) is read again turned half round (``HALF``), that
+#: reading kept where
 #: surer than the photo's as it lies: a set whose character tiles are red above, not below, would otherwise be read
 #: upside down.
 QUARTER, QUARTER_WAYS, HALF = 90.0, (-90.0, 90.0), 180.0
@@ -208,7 +211,8 @@ def read_turned_whole(photo: Photo, degrees: float) -> Reading:
 class QuarterTurn:
     """A photo whose tiles lie on their side in rows running up the picture (``level_turn`` answers ``QUARTER``) is
     read whole turned a quarter each way; the surer of the two readings is the answer (the photo as it lies reads
-    worse than either). Of the two, the red of the character tiles (``vision.wayup``) chose worse on hk-photos
+    worse than either). Of the two, the red of the character tiles (``vision.reading.second.upside_down``) chose worse
+    on hk-photos
     ``valid`` than the readings' sureness (docs/experiments/upside-down-photos.md)."""
 
     name = "quarter turn"
@@ -228,8 +232,10 @@ class QuarterTurn:
 class DiagonalRows:
     """A photo whose rows run diagonal (``level_turn`` answers their angle; inside a photo turned whole, a quarter
     too) is read again in the band round its tiles turned so that they run level, at the larger input where its
-    tiles are small (``vision.zoom``), the boxes taken back (``turned_back``) and its face-down tiles kept only where
-    the first reading found a tile (``backs_found_first``); both readings together (``vision.zoom.both_readings``)."""
+    tiles are small (``vision.reading.second.small_tiles``), the boxes taken back (``turned_back``) and its face-down
+    tiles kept only where
+    the first reading found a tile (``backs_found_first``); both readings together
+    (``vision.reading.second.small_tiles.both_readings``)."""
 
     name = "diagonal rows"
     turns_whole = False

@@ -19,9 +19,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .boxes import box_iou
-from .detection import Detection
-from .reading import Photo, Reading, one_set
+from mjlens.vision.boxes import box_iou
+from mjlens.vision.detection import Detection
+from mjlens.vision.reading.path import Photo, Reading, one_set
 
 #: Fewer tiles found than this are too few to judge their size by (a hand has at least 13).
 MIN_TILES = 5
@@ -107,7 +107,7 @@ def both_readings(so_far: Reading, again: Reading) -> Reading:
 class SmallTiles:
     """A photo whose tiles are small at the detector's input (``second_reading_input``) is read again at a larger
     input round the tiles found (``band``), both readings together (``both_readings``). Rows read again turned level
-    are read at that larger input already (``vision.turn.DiagonalRows``)."""
+    are read at that larger input already (``vision.reading.second.turned.DiagonalRows``)."""
 
     name = "small tiles"
     turns_whole = False

@@ -6,7 +6,7 @@ either way: sureness does not tell. A character tile does: in the common Chinese
 stands above a red ``萬``, so the red lies in the lower half of an upright tile and in the upper half of one upside
 down. Each character tile read surely and standing in its box casts a vote; a set whose ``萬`` is not red casts
 none, and its photos are read as they lie. A photo whose votes say upside down is read again turned half round
-(``vision.twostage``), and that reading is kept only where it reads surer than the first: in a set whose red
+(``vision.reading.reader``), and that reading is kept only where it reads surer than the first: in a set whose red
 stands above the numeral the votes are wrong, and the check keeps most of its photos as they lie. The second
 reading ``UPSIDE_DOWN``.
 """
@@ -18,9 +18,9 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from .detection import Detection, boxes_in_pixels
-from .reading import Photo, Reading, surest
-from .turn import HALF, read_turned_whole
+from mjlens.vision.detection import Detection, boxes_in_pixels
+from mjlens.vision.reading.path import Photo, Reading, surest
+from mjlens.vision.reading.second.turned import HALF, read_turned_whole
 
 #: Codes whose face is red in its lower half when the tile stands upright (the red ``萬`` under the numeral).
 RED_BELOW = frozenset(f"{number}m" for number in range(1, 10))

@@ -4,7 +4,7 @@ A ``Reading`` is what each step hands the next: the tiles kept and, where ``mjle
 candidate box mAP ranks, moved and weighed together, so the product and the evaluation take the same decisions in
 the same code (``read_photo``). A second reading (``SecondReading``) says when it applies to a photo's first
 reading, reads the photo again, and weighs that reading against the reading so far; the ones the reader tries, and
-their order, are listed once (``vision.second_readings``).
+their order, are listed once (``vision.reading.second``).
 """
 
 from __future__ import annotations
@@ -17,10 +17,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from mjlens.scoring.tiles import BACK_CODE, is_bonus
-
-from .copies import limit_copies
-from .detection import Detection, mean_confidence
-from .twins import without_boxes_across_pairs, without_loose_twins
+from mjlens.vision.detection import Detection, mean_confidence
+from mjlens.vision.reading.copies import limit_copies
+from mjlens.vision.reading.twins import without_boxes_across_pairs, without_loose_twins
 
 
 @dataclass(frozen=True)
@@ -48,8 +47,9 @@ def surest(readings: Sequence[Reading]) -> Reading:
 
 
 def one_set(tiles: Sequence[Detection]) -> list[Detection]:
-    """A reading made one tile set's: each tile boxed once and no box across two tiles (``vision.twins``), no more
-    copies of a code than a set holds where the runner-ups allow (``vision.copies``)."""
+    """A reading made one tile set's: each tile boxed once and no box across two tiles (``vision.reading.twins``), no
+    more
+    copies of a code than a set holds where the runner-ups allow (``vision.reading.copies``)."""
     return limit_copies(without_boxes_across_pairs(without_loose_twins(tiles)))
 
 
@@ -78,7 +78,7 @@ class KeepAt:
 
 
 class TileReader(Protocol):
-    """What the reading path asks of the two-stage reader (``vision.twostage.TwoStageDetector``)."""
+    """What the reading path asks of the two-stage reader (``vision.reading.reader.TwoStageDetector``)."""
 
     def first_reading(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None,
                       input_size: int | None = None, around: Sequence[float] | None = None, *,
