@@ -154,6 +154,7 @@ RUN = ("mjlens score ", "mjlens waits ", "mjlens advise ", "mjlens photo example
 NOT_RUN = {
     "pip ": "installs packages (network)",
     "python -m pytest": "the test suite itself",
+    "python -m build": "builds a wheel: a minute of work (.ci/wheel-check does it)",
     "mjlens serve": "a server that runs until stopped",
     "curl ": "needs a running server",
     "mjlens label ": "needs a folder of photos",
