@@ -27,3 +27,10 @@ def photo() -> np.ndarray:
     bgr[40:80, 10:40] = 255
     bgr[40:80, 80:110] = 0
     return bgr
+
+
+@pytest.fixture
+def detector_alone(monkeypatch):
+    """Read with the detector alone (``MJLENS_CLASSIFIER=none``): for tests of tiny detectors of their own, which
+    the shipped crop classifier would otherwise join."""
+    monkeypatch.setenv("MJLENS_CLASSIFIER", "none")

@@ -26,6 +26,10 @@ C, D, E, F = (10, 10, 30, 50), (34, 10, 54, 50), (4, 52, 20, 62), (40, 52, 60, 6
 C_SHIFTED = (13, 10, 33, 50)  # IoU with C = 17/23 = 0.739: a hit at IoU 0.50..0.70, a miss from 0.75
 
 
+# these tests read with tiny detectors of their own, alone
+pytestmark = pytest.mark.usefixtures("detector_alone")
+
+
 def det(code: str, box, confidence: float = 0.9) -> Detection:
     return Detection(code, tuple(float(v) for v in box), confidence)
 
@@ -48,13 +52,6 @@ class FakeDetector:
     def detect_for_eval(self, bgr: np.ndarray):
         _, candidates, operating = PHOTOS[int(bgr[0, 0, 0])]
         return list(candidates), list(operating)
-
-
-@pytest.fixture(autouse=True)
-def detector_alone(monkeypatch):
-    """These tests read with tiny detectors of their own, alone: no crop classifier (``MJLENS_CLASSIFIER=none``),
-    which the shipped one would otherwise join."""
-    monkeypatch.setenv("MJLENS_CLASSIFIER", "none")
 
 
 @pytest.fixture

@@ -21,11 +21,8 @@ from mjlens.vision.runtime.detector import Detector
 ROWS = [anchor(40, 20, 50, 36, t7z=0.8), anchor(8, 20, 18, 36, t3s=0.9, t2s=0.2), anchor(24, 20, 34, 36, t3s=0.85)]
 
 
-@pytest.fixture(autouse=True)
-def detector_alone(monkeypatch):
-    """These tests read with tiny detectors of their own, alone: no crop classifier (``MJLENS_CLASSIFIER=none``),
-    which the shipped one would otherwise join."""
-    monkeypatch.setenv("MJLENS_CLASSIFIER", "none")
+# these tests read with tiny detectors of their own, alone
+pytestmark = pytest.mark.usefixtures("detector_alone")
 
 
 @pytest.fixture
