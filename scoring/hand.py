@@ -115,7 +115,7 @@ class Hand:
         if winning is not None:
             winning = _tile(winning, "winning_tile")
         flowers = _tile_list(data.get("flowers", []), "flowers")
-        context = context_from_json(data.get("context") or {})
+        context = context_from_json({} if data.get("context") is None else data["context"])  # [] is no context
         hand = cls(tuple(concealed), melds, winning, tuple(flowers), context)
         validate_structure(hand)
         return hand

@@ -27,6 +27,7 @@ def test_hand_json_round_trip():
         ({"concealed": ["1m"], "context": {"windy": True}}, "bad_context"),
         ({"concealed": ["1m"], "context": {"seat_wind": "X"}}, "bad_context"),
         ({"concealed": ["1m"], "context": {"self_drawn": "yes"}}, "bad_context"),
+        ({"concealed": ["1m"], "context": []}, "bad_context"),
         ({"concealed": ["1m"], "melds": [{"kind": "pung", "tiles": ["1m", "2m", "3m"]}]}, "bad_meld"),
         ({"concealed": ["1m"], "melds": [{"kind": "trio", "tiles": ["1m"] * 3}]}, "bad_meld"),
         ({"concealed": ["1m"] * 3, "melds": [{"kind": "pung", "tiles": ["1m"] * 3}]}, "too_many_copies"),
