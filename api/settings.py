@@ -62,6 +62,13 @@ class Settings(BaseSettings):
     #: A profile of the players' tile set (``mjlens profile create``), read alongside the crop classifier for every
     #: photo: the service's default profile. None: the shipped classifier alone.
     profile: Path | None = None
+    #: Where the profiles clients make (``POST /v1/profiles``) are kept: a path to a SQLite file, or any SQLAlchemy
+    #: URL (``postgresql://...`` with its driver installed). Opened at the first profile call.
+    profile_db: str = "mjlens-profiles.db"
+    #: Most profiles kept at once (a whole set's is about 0.4 MB).
+    max_profiles: int = Field(default=1000, gt=0)
+    #: Largest profile kept, in bytes of its file.
+    max_profile_bytes: int = Field(default=2 * 1024 * 1024, gt=0)
     #: Level of the JSON logs.
     log_level: str = "INFO"
 
