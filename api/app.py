@@ -28,7 +28,7 @@ from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import Hand
 from mjlens.vision.runtime.decode import ImageError
 
-from . import errors, examples
+from . import errors, examples, profiles
 from .analysis import analysis_router
 from .errors import REQUEST_ERROR_CODES, ApiError, ErrorBody
 from .jsonlimits import json_form_field
@@ -41,7 +41,7 @@ from .uploads import IMAGE_ERROR_STATUS, check_image
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: POST paths that take a photo upload (multipart): the upload limit and the busy gate apply to them.
-UPLOAD_PATHS = ("/v1/recognize", "/v1/photo-score")
+UPLOAD_PATHS = ("/v1/recognize", "/v1/photo-score", "/v1/profiles")
 #: Room in an upload request for the multipart boundaries and the other form fields, beside the photo itself.
 FORM_OVERHEAD_BYTES = 64 * 1024
 #: Paths open without the API key when one is set: the phone page, its own files (it asks for the key itself
@@ -53,6 +53,7 @@ log = logging.getLogger("mjlens.api")
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody, "description": text} for status, text in {
         400: "bad input (see error.code)", 401: "missing or wrong X-API-Key",
+        404: "no profile with this id and token (profile, X-Profile-Token)",
         413: "upload too large", 415: "not a JPEG/PNG/WebP/HEIC image",
         503: "busy (Retry-After) or the detector is not loaded",
     }.items()
@@ -97,9 +98,11 @@ class PhotoForm(BaseModel):
     human: bool | None = None
     declared_ready: bool | None = None
     options: str | None = Field(default=None, description="scoring options as a JSON object")
+    profile: str | None = Field(default=None, description="a profile's id (POST /v1/profiles), its token in "
+                                                          "X-Profile-Token: the photo read with it")
 
     def context(self) -> dict[str, Any]:
-        return {k: v for k, v in self.model_dump(exclude={"rules", "options"}).items() if v is not None}
+        return {k: v for k, v in self.model_dump(exclude={"rules", "options", "profile"}).items() if v is not None}
 
     def options_json(self, settings: Settings) -> dict[str, Any]:
         if not self.options:
@@ -152,8 +155,8 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
     app.add_middleware(ApiKeyGate, api_key=settings.api_key, open_paths=OPEN_PATHS, open_prefixes=OPEN_PREFIXES)
     app.add_middleware(BodyLimitMiddleware, limit_of=_body_limit(settings), timeout_s=settings.body_timeout_s)
     if settings.cors_list():
-        app.add_middleware(CORSMiddleware, allow_origins=settings.cors_list(), allow_methods=["GET", "POST"],
-                           allow_headers=["Content-Type", "X-API-Key", "X-Request-ID"],
+        app.add_middleware(CORSMiddleware, allow_origins=settings.cors_list(), allow_methods=["GET", "POST", "DELETE"],
+                           allow_headers=["Content-Type", "X-API-Key", "X-Request-ID", profiles.TOKEN_HEADER],
                            expose_headers=["X-Request-ID", "Retry-After"])
     app.add_middleware(RequestIdMiddleware)
 
@@ -161,6 +164,7 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
     app.include_router(_v1_router(settings), prefix="/v1")
     app.include_router(analysis_router(), prefix="/v1", responses=ERROR_RESPONSES,
                        dependencies=[Depends(_api_key_dependency(settings))])
+    profiles.install(app, settings, dependencies=[Depends(_api_key_dependency(settings))], responses=ERROR_RESPONSES)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     # Swagger UI from a local copy, so /docs works on a LAN without internet like the page at /
     app.mount("/docs-assets", StaticFiles(directory=swagger_ui_bundle.swagger_ui_path), name="docs-assets")
@@ -250,9 +254,10 @@ def _v1_router(settings: Settings) -> APIRouter:
 
     @router.post("/recognize", tags=["vision"], summary="Read the tiles in a photo (Recognition JSON)",
                  responses=examples.json_example(recognition=examples.RECOGNITION))
-    async def recognize(request: Request, image: Annotated[UploadFile, File(description="JPEG/PNG/WebP/HEIC")]
-                        ) -> JSONResponse:
-        return JSONResponse(await _recognize(request, image))
+    async def recognize(request: Request, image: Annotated[UploadFile, File(description="JPEG/PNG/WebP/HEIC")],
+                        profile: Annotated[str | None, Form(description=PhotoForm.model_fields["profile"].description)]
+                        = None) -> JSONResponse:
+        return JSONResponse(await _recognize(request, image, profile))
 
     @router.post("/photo-score", tags=["vision", "scoring"], summary="Read the tiles in a photo and score the hand",
                  responses=examples.json_example(scored={"recognition": examples.RECOGNITION, "score": examples.SCORE}),
@@ -268,7 +273,7 @@ def _v1_router(settings: Settings) -> APIRouter:
             check_request(form.rules, context)
         except HandError as err:
             raise ApiError(400, err.code, err.message) from None
-        recognition = await _recognize(request, image)
+        recognition = await _recognize(request, image, form.profile)
         out = await asyncio.to_thread(photo_score, recognition, form.rules, context, options)
         if out["score"].get("error", {}).get("code") == "bad_option":
             raise ApiError(400, "bad_option", out["score"]["error"]["message"])
@@ -277,8 +282,9 @@ def _v1_router(settings: Settings) -> APIRouter:
     return router
 
 
-async def _recognize(request: Request, image: UploadFile) -> dict[str, Any]:
-    """Check the upload, then run the detector in the bounded pool; image problems become 4xx."""
+async def _recognize(request: Request, image: UploadFile, profile: str | None = None) -> dict[str, Any]:
+    """Check the upload, then run the detector in the bounded pool (with the client's ``profile`` when named);
+    image problems become 4xx."""
     state = request.app.state
     settings: Settings = state.settings
     data = await image.read()
@@ -289,8 +295,9 @@ async def _recognize(request: Request, image: UploadFile) -> dict[str, Any]:
     if state.recognizer is None:
         raise ApiError(503, "model_unavailable", state.unavailable or "the detector is not loaded")
     name = PurePath(image.filename or "upload").name[:200] or "upload"
+    recognizer = state.recognizer if profile is None else await profiles.recognizer_with(request, profile)
     try:
-        return await state.pool.run(state.recognizer.recognize, data, name)
+        return await state.pool.run(recognizer.recognize, data, name)
     except ImageError as err:
         raise ApiError(IMAGE_ERROR_STATUS.get(err.code, 400), err.code, err.message) from None
 

@@ -21,7 +21,7 @@ from schemathesis.checks import not_a_server_error  # noqa: E402
 from schemathesis.specs.openapi import checks as openapi_checks  # noqa: E402
 
 KEY = "fuzz-key"
-APP = create_app(Settings(model="none.onnx", api_key=KEY), recognizer=FakeRecognizer())
+APP = create_app(Settings(model="none.onnx", api_key=KEY, profile_db="sqlite://"), recognizer=FakeRecognizer())
 SCHEMA = schemathesis.openapi.from_asgi("/openapi.json", APP, headers={"X-API-Key": KEY})  # the schema needs it too
 #: Positive/negative data checks are left out on purpose: a random dict is schema-valid yet not a hand, and
 #: random bytes are a schema-valid upload yet not a photo; both are rightly refused with a 4xx.
