@@ -30,6 +30,16 @@ def add_rules_flag(parser) -> None:
                         help=f"rule system: {', '.join(RULE_SYSTEMS)} (default mcr)")
 
 
+def add_hand_source(parser, example: str, result: str) -> None:
+    """Where a command's hand comes from: compact notation, one Hand JSON (``--hand-json``) or one per line
+    (``--jsonl``, one ``result`` JSON per output line)."""
+    parser.add_argument("hand", nargs="?", help=f"the hand in compact notation, e.g. '{example}'")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--hand-json", metavar="FILE", help="read one Hand JSON from FILE (- for stdin)")
+    source.add_argument("--jsonl", metavar="FILE",
+                        help=f"one Hand JSON per line of FILE (- for stdin); one {result} JSON per output line")
+
+
 def add_context_flags(parser) -> None:
     group = parser.add_argument_group("win context")
     for flag, (key, text) in BOOLEAN_FLAGS.items():

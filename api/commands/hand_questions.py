@@ -17,7 +17,14 @@ from mjlens.scoring.notation import parse
 from mjlens.scoring.sighting import Sighting
 
 from ..cli import EXIT_BAD_INPUT, EXIT_OK, UsageError
-from .context_flags import add_context_flags, add_option_flags, add_rules_flag, context_from_args, options_from_args
+from .context_flags import (
+    add_context_flags,
+    add_hand_source,
+    add_option_flags,
+    add_rules_flag,
+    context_from_args,
+    options_from_args,
+)
 from .score import _read
 
 #: (hand, rules, options, sighting) -> the result JSON (``valid: false`` on bad input, never raises).
@@ -25,11 +32,7 @@ Question = Callable[[Hand | dict, str, dict[str, Any], Sighting], dict[str, Any]
 
 
 def add_flags(parser) -> None:
-    parser.add_argument("hand", nargs="?", help="the hand in compact notation, e.g. '123m456p78s11z [555z]'")
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument("--hand-json", metavar="FILE", help="read one Hand JSON from FILE (- for stdin)")
-    source.add_argument("--jsonl", metavar="FILE",
-                        help="one Hand JSON per line of FILE (- for stdin); one result JSON per output line")
+    add_hand_source(parser, "123m456p78s11z [555z]", "result")
     add_rules_flag(parser)
     parser.add_argument("--json", action="store_true", help="print the result JSON instead of a table")
     table = parser.add_argument_group("what is in sight at the table")

@@ -20,6 +20,7 @@ from ..cli import EXIT_BAD_INPUT, EXIT_OK, UsageError
 from ..render import print_score
 from .context_flags import (
     add_context_flags,
+    add_hand_source,
     add_option_flags,
     add_rules_flag,
     context_from_args,
@@ -31,11 +32,7 @@ def register(sub) -> None:
     parser = sub.add_parser("score", help="score a hand given in compact notation or Hand JSON",
                             description="Score a winning hand. Example: mjlens score '123m456p78s11z [555z] +9s' "
                                         "--rules mcr --self-drawn")
-    parser.add_argument("hand", nargs="?", help="the hand in compact notation, e.g. '123m456p78s11z [555z] 1f +9s'")
-    source = parser.add_mutually_exclusive_group()
-    source.add_argument("--hand-json", metavar="FILE", help="read one Hand JSON from FILE (- for stdin)")
-    source.add_argument("--jsonl", metavar="FILE",
-                        help="score one Hand JSON per line of FILE (- for stdin); one Score JSON per output line")
+    add_hand_source(parser, "123m456p78s11z [555z] 1f +9s", "Score")
     add_rules_flag(parser)
     parser.add_argument("--json", action="store_true", help="print the Score JSON instead of a table")
     parser.add_argument("--lang", choices=("zh", "en"), default="en", help="language of the table (default en)")
