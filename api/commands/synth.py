@@ -40,6 +40,9 @@ def register(sub) -> None:
     parser.add_argument("--force", action="store_true", help="write into an output folder that already holds images")
     parser.add_argument("--set", dest="art_set", metavar="NAME",
                         help="draw every tile from this art set alone (a folder of --art), as a player's own table")
+    parser.add_argument("--sets", dest="set_group", choices=("general", "held-out"),
+                        help="draw from a group of sets, each as often: 'general' (every set but those no training "
+                             "run of the general reader sees) or 'held-out' (those: datasets/synthetic.md)")
     parser.add_argument("--sheet", action="store_true",
                         help="instead of hands, calibration sheets of --set: the set face up in rows 1m-9m, 1p-9p, "
                              "1s-9s, 1z-7z, 1f-8f (the rows it has), for mjlens profile create (--size default 1024)")
@@ -77,6 +80,8 @@ def run(args) -> int:
 
     if args.art_set and not (art / args.art_set).is_dir():
         raise UsageError(f"no art set {args.art_set!r} under {art}")
+    if args.art_set and args.set_group:
+        raise UsageError("pass --set NAME or --sets GROUP, not both")
     try:
         if args.sheet:
             from mjlens.vision.synth.sheet import write_sheets
@@ -84,8 +89,13 @@ def run(args) -> int:
             size = args.size if args.size_given else 1024
             boxes = write_sheets(args.out, args.n, args.seed, art, args.art_set, size)
         else:
+            sets = [args.art_set] if args.art_set else None
+            if args.set_group:
+                from mjlens.vision.synth.art import sets_of_group
+
+                sets = sets_of_group(art, args.set_group)
             boxes = write_dataset(args.out, args.n, args.seed, art, args.size, args.workers, progress,
-                                  sets=[args.art_set] if args.art_set else None)
+                                  sets=sets, even=bool(args.set_group))
     except ArtError as err:
         raise UsageError(str(err)) from err
     print(f"wrote {args.n} images, {boxes} boxes, to {args.out} (data.yaml inside)")

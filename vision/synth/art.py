@@ -33,15 +33,38 @@ SET_WEIGHTS: dict[str, float] = {
 EDGE_CROP: dict[str, float] = {"xmj_real": 0.07, "gnome_smooth": 0.09}
 FALLBACK = ("xmj_real", "gnome_smooth", "ffalt_classic", "kmj_default")
 
+#: Art no training run of the general reader draws from, by family: sets drawn from the same pictures (or the same
+#: artist's lineage) are held out together, so a figure on them is one for a set never seen. ``kmj_jade`` is
+#: kmj_default's faces recoloured (white on dark red): held out to measure colours never seen, reported apart.
+HELD_OUT_FAMILIES: dict[str, tuple[str, ...]] = {
+    "kmj_classic": ("kmj_classic", "xshisen_s2"),
+    "bradfield": ("bradfield_numbered", "bradfield_v1"),
+    "xmj_thick": ("xmj_thick", "xmj_thin", "xmj_small"),
+    "gnome_postmodern": ("gnome_postmodern",),
+    "kmj_jade": ("kmj_jade",),
+}
+HELD_OUT_SETS = frozenset(name for family in HELD_OUT_FAMILIES.values() for name in family)
+#: Named groups of sets for ``mjlens synth --sets``: every set but the held-out ones, drawn evenly; or those.
+SET_GROUPS = ("general", "held-out")
+
+
+def sets_of_group(root: Path, group: str) -> list[str]:
+    """The sets under ``root`` in ``group`` (``SET_GROUPS``), sorted."""
+    if group not in SET_GROUPS:
+        raise ArtError(f"unknown group of sets {group!r}: one of {', '.join(SET_GROUPS)}")
+    found = sorted(p.parent.name for p in Path(root).glob("*/1m.png"))
+    return [name for name in found if (name in HELD_OUT_SETS) == (group == "held-out")]
+
 
 class ArtError(ValueError):
     """The art folder is missing or holds no usable set."""
 
 
 class ArtBank:
-    """Face pictures of every set found under ``root``, as BGR float32 on a white face, edges cropped."""
+    """Face pictures of every set found under ``root``, as BGR float32 on a white face, edges cropped; ``even``:
+    each set drawn as often (else by ``SET_WEIGHTS``)."""
 
-    def __init__(self, root: Path, sets: list[str] | None = None):
+    def __init__(self, root: Path, sets: list[str] | None = None, even: bool = False):
         root = Path(root)
         if not root.is_dir():
             raise ArtError(f"tile art folder not found: {root}")
@@ -60,7 +83,7 @@ class ArtBank:
         if not self.faces:
             raise ArtError(f"no tile art set found under {root} (expected folders such as xmj_real/ with 1m.png ...)")
         self.names = sorted(self.faces)
-        weights = np.array([SET_WEIGHTS.get(n, 0.3) for n in self.names])
+        weights = np.ones(len(self.names)) if even else np.array([SET_WEIGHTS.get(n, 0.3) for n in self.names])
         self.weights = weights / weights.sum()
 
     def pick_set(self, rng: np.random.Generator) -> str:

@@ -118,9 +118,9 @@ def yolo_lines(sample: Sample) -> str:
 _ART: ArtBank | None = None
 
 
-def _init_worker(art_dir: str, sets: list[str] | None = None) -> None:
+def _init_worker(art_dir: str, sets: list[str] | None = None, even: bool = False) -> None:
     global _ART
-    _ART = ArtBank(Path(art_dir), sets)
+    _ART = ArtBank(Path(art_dir), sets, even)
 
 
 def _write_one(job: tuple[int, int, int, str]) -> int:
@@ -139,23 +139,24 @@ def _write_one(job: tuple[int, int, int, str]) -> int:
 
 
 def write_dataset(out: Path, n: int, seed: int, art_dir: Path, size: int = 640, workers: int = 1,
-                  progress=None, sets: list[str] | None = None) -> int:
+                  progress=None, sets: list[str] | None = None, even: bool = False) -> int:
     """Write ``n`` images with YOLO labels, ground-truth hands and data.yaml under ``out``; returns the box count.
-    ``sets``: draw faces from these art sets only (one set: every photo shows that set, as a player's own table)."""
+    ``sets``: draw faces from these art sets only (one set: every photo shows that set, as a player's own table);
+    ``even``: each of them as often."""
     out = Path(out).resolve()
     for sub in ("images", "labels", "hands"):
         (out / sub).mkdir(parents=True, exist_ok=True)
-    ArtBank(art_dir, sets)  # fail early, in this process, when the art is missing
+    ArtBank(art_dir, sets, even)  # fail early, in this process, when the art is missing
     jobs = [(seed, i, size, str(out)) for i in range(n)]
     total = 0
     if workers <= 1:
-        _init_worker(str(art_dir), sets)
+        _init_worker(str(art_dir), sets, even)
         for count in map(_write_one, jobs):
             total += count
             if progress:
                 progress()
     else:
-        with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(str(art_dir), sets)) as pool:
+        with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(str(art_dir), sets, even)) as pool:
             for count in pool.map(_write_one, jobs, chunksize=8):
                 total += count
                 if progress:
