@@ -105,3 +105,16 @@ def test_cli_keeps_an_existing_dataset_unless_forced(tmp_path, capsys):
     assert "already holds images" in capsys.readouterr().err
     assert main([*args, "--force"]) == 0
     assert len(list((tmp_path / "labels").glob("*.txt"))) == 1
+
+
+def test_table_habits_keep_the_hand_and_label_other_players_tiles_as_table(art):
+    from mjlens.vision.synth.scene import Habits
+
+    habits = Habits(p_uneven=1.0, p_background=1.0)
+    plain = generate_one(41, 5, art, size=256)
+    shown = generate_one(41, 5, art, size=256, habits=habits)
+    assert shown.record["hand"] == plain.record["hand"]  # habits draw apart: the same hand is laid out
+    again = generate_one(41, 5, art, size=256, habits=habits)
+    assert again.jpeg == shown.jpeg and again.record == shown.record
+    backgrounds = [g for g in shown.record["groups"] if g.get("player")]
+    assert backgrounds and all(g["role"] == "other" for g in backgrounds)  # labelled tiles, not the hand's

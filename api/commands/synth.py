@@ -43,6 +43,9 @@ def register(sub) -> None:
     parser.add_argument("--sets", dest="set_group", choices=("general", "held-out"),
                         help="draw from a group of sets, each as often: 'general' (every set but those no training "
                              "run of the general reader sees) or 'held-out' (those: datasets/synthetic.md)")
+    parser.add_argument("--habits", action="store_true",
+                        help="scenes also show real table habits: an uneven gap inside the concealed row, the winning "
+                             "tile set apart modestly, another player's tiles in the background (labelled, not hand)")
     parser.add_argument("--sheet", action="store_true",
                         help="instead of hands, calibration sheets of --set: the set face up in rows 1m-9m, 1p-9p, "
                              "1s-9s, 1z-7z, 1f-8f (the rows it has), for mjlens profile create (--size default 1024)")
@@ -95,7 +98,7 @@ def run(args) -> int:
 
                 sets = sets_of_group(art, args.set_group)
             boxes = write_dataset(args.out, args.n, args.seed, art, args.size, args.workers, progress,
-                                  sets=sets, even=bool(args.set_group))
+                                  sets=sets, even=bool(args.set_group), habits=args.habits)
     except ArtError as err:
         raise UsageError(str(err)) from err
     print(f"wrote {args.n} images, {boxes} boxes, to {args.out} (data.yaml inside)")

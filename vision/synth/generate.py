@@ -20,7 +20,7 @@ from mjlens.vision.synth import photo
 from mjlens.vision.synth.art import ArtBank
 from mjlens.vision.synth.hands import TilePool, random_hand
 from mjlens.vision.synth.render import render
-from mjlens.vision.synth.scene import add_clutter, layout_hand
+from mjlens.vision.synth.scene import Habits, add_background, add_clutter, layout_hand
 
 CLASS_INDEX = {c: i for i, c in enumerate(DETECTOR_CLASSES)}
 #: Share of hands of 17 tiles (Taiwan 16-tile hands), of images with clutter, of images with an occluder.
@@ -28,6 +28,7 @@ P_TAIWAN, P_CLUTTER, P_OCCLUDER = 0.12, 0.55, 0.15
 P_STRETCH = 0.2  # share of pictures squashed to a square
 MIN_VISIBLE = 0.45  # a clutter tile cut by the frame or hidden under more than this is not labelled
 MAX_HAND_COVER = 0.25  # an occluder may hide at most this much of any tile of the hand
+HABIT_STREAM = 1  # the table habits' generator: seeded with (seed, index, HABIT_STREAM)
 
 
 @dataclass
@@ -39,13 +40,18 @@ class Sample:
     record: dict  # the ground truth hand and its groups (tile indices refer to ``labels``)
 
 
-def generate_one(seed: int, index: int, art: ArtBank, size: int = 640) -> Sample:
+def generate_one(seed: int, index: int, art: ArtBank, size: int = 640, habits: Habits | None = None) -> Sample:
+    """One photo; with ``habits``, the table habits of real photos too (scene.py), drawn from a generator of their
+    own so that the hand is the one the same seed and index give without them."""
     rng = np.random.default_rng([seed, index])
+    habit_rng = np.random.default_rng([seed, index, HABIT_STREAM]) if habits is not None else None
     pool = TilePool()
     shown = random_hand(rng, pool, taiwan=bool(rng.random() < P_TAIWAN))
-    scene = layout_hand(rng, shown)
+    scene = layout_hand(rng, shown, habits, habit_rng)
     if rng.random() < P_CLUTTER:
         add_clutter(rng, scene, pool)
+    if habits is not None and habit_rng is not None:
+        add_background(habit_rng, scene, pool, habits)
     rendered = render(rng, scene, art, size)
     img = photo.lighting(rng, rendered.image)
     height, width = img.shape[:2]
@@ -123,10 +129,10 @@ def _init_worker(art_dir: str, sets: list[str] | None = None, even: bool = False
     _ART = ArtBank(Path(art_dir), sets, even)
 
 
-def _write_one(job: tuple[int, int, int, str]) -> int:
-    seed, index, size, out = job
+def _write_one(job: tuple[int, int, int, str, bool]) -> int:
+    seed, index, size, out, habits = job
     assert _ART is not None
-    sample = generate_one(seed, index, _ART, size)
+    sample = generate_one(seed, index, _ART, size, Habits() if habits else None)
     stem = f"synth_{seed}_{index:06d}"
     root = Path(out)
     (root / "images" / f"{stem}.jpg").write_bytes(sample.jpeg)
@@ -139,15 +145,15 @@ def _write_one(job: tuple[int, int, int, str]) -> int:
 
 
 def write_dataset(out: Path, n: int, seed: int, art_dir: Path, size: int = 640, workers: int = 1,
-                  progress=None, sets: list[str] | None = None, even: bool = False) -> int:
+                  progress=None, sets: list[str] | None = None, even: bool = False, habits: bool = False) -> int:
     """Write ``n`` images with YOLO labels, ground-truth hands and data.yaml under ``out``; returns the box count.
     ``sets``: draw faces from these art sets only (one set: every photo shows that set, as a player's own table);
-    ``even``: each of them as often."""
+    ``even``: each of them as often; ``habits``: scenes show the table habits of real photos (scene.Habits)."""
     out = Path(out).resolve()
     for sub in ("images", "labels", "hands"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     ArtBank(art_dir, sets, even)  # fail early, in this process, when the art is missing
-    jobs = [(seed, i, size, str(out)) for i in range(n)]
+    jobs = [(seed, i, size, str(out), habits) for i in range(n)]
     total = 0
     if workers <= 1:
         _init_worker(str(art_dir), sets, even)
@@ -161,7 +167,7 @@ def write_dataset(out: Path, n: int, seed: int, art_dir: Path, size: int = 640, 
                 total += count
                 if progress:
                     progress()
-    write_data_yaml(out, f"mjlens synth --n {n} --seed {seed} --size {size}")
+    write_data_yaml(out, f"mjlens synth --n {n} --seed {seed} --size {size}" + (" --habits" if habits else ""))
     return total
 
 

@@ -3,6 +3,12 @@
 A scene is the winning hand laid out the way people photograph it (the concealed row, melds set apart, flowers to
 one side, the winning tile sometimes set apart at the end of the row) plus clutter far from it (discards, wall
 rows, loose tiles). Rendering and labelling work from this list alone.
+
+With table habits (``mjlens synth --habits``) a share of scenes also shows what real photos show: one uneven
+gap inside the concealed row (two tiles touching unevenly, one pushed a little out of line), the winning tile set
+apart by a modest gap, and another player's tiles in the background (a face-down row, and their exposed melds,
+turned to their seat, farther off). Habits draw from a generator of their own, so the hand and every other draw
+stay those of the same scene without habits.
 """
 
 from __future__ import annotations
@@ -20,6 +26,24 @@ CLUTTER_MARGIN = 3.5
 MELD_PLACES = {"same_row": 0.4, "front_row": 0.3, "back_row": 0.12, "left": 0.18}
 #: Where the flowers go (weights).
 FLOWER_PLACES = {"with_melds": 0.35, "left": 0.25, "right": 0.2, "own_row": 0.2}
+
+
+@dataclass(frozen=True)
+class Habits:
+    """How often, and how strongly, scenes show the table habits of real photos (tile widths, degrees)."""
+
+    p_uneven: float = 0.6  # share of concealed rows with one uneven gap inside
+    uneven_gap: tuple[float, float] = (0.08, 0.28)  # that gap, on top of the row's own
+    uneven_shift: float = 0.12  # the tile after it pushed this far out of line at most
+    uneven_turn: float = 4.0  # ... and turned this far at most
+    winning_gap: tuple[float, float] = (0.4, 1.2)  # the winning tile set apart by this
+    p_background: float = 0.45  # share of scenes with another player's tiles in the background
+    #: Which seat the other player sits at (weights): across the table, or on either side.
+    seats: tuple[tuple[str, float, float], ...] = (("opposite", 180.0, 0.5), ("left", 90.0, 0.25),
+                                                    ("right", -90.0, 0.25))
+    background_distance: tuple[float, float] = (CLUTTER_MARGIN, 7.0)  # from the hand's bounds
+    background_row: tuple[int, int] = (8, 14)  # tiles in their face-down row
+    background_melds: tuple[int, int] = (0, 3)  # their exposed melds, face up
 
 
 @dataclass
@@ -58,13 +82,14 @@ class _RowWriter:
     def __init__(self, scene: Scene, rng: np.random.Generator, x: float, base: float, pitch_gap: float):
         self.scene, self.rng, self.x, self.base, self.pitch_gap = scene, rng, x, base, pitch_gap
 
-    def tile(self, shown: str, hidden: str, group: int, sideways: bool = False) -> None:
+    def tile(self, shown: str, hidden: str, group: int, sideways: bool = False, shift: float = 0.0,
+             turn: float = 0.0) -> None:
         along = TILE_H if sideways else 1.0
         across = 1.0 if sideways else TILE_H
         jitter = self.rng.normal(0, 0.015, 2)
         cx = self.x + along / 2 + jitter[0]
-        cy = self.base - across / 2 + jitter[1]
-        angle = (90.0 if sideways else 0.0) + float(self.rng.normal(0, 1.2))
+        cy = self.base - across / 2 + jitter[1] + shift
+        angle = (90.0 if sideways else 0.0) + float(self.rng.normal(0, 1.2)) + turn
         self.scene.tiles.append(Placed(shown, hidden, cx, cy, angle, group))
         self.scene.groups[group]["tiles"].append(len(self.scene.tiles) - 1)
         self.x += along + self.pitch_gap * float(self.rng.uniform(0.3, 1.0))
@@ -82,8 +107,10 @@ class _RowWriter:
             self.tile("back" if i in meld.backs else code, code, g, sideways=(i == meld.sideways))
 
 
-def layout_hand(rng: np.random.Generator, shown: HandShown) -> Scene:
-    """Place the hand's tiles: concealed row at y = 0 running along +x, melds and flowers set apart."""
+def layout_hand(rng: np.random.Generator, shown: HandShown, habits: Habits | None = None,
+                habit_rng: np.random.Generator | None = None) -> Scene:
+    """Place the hand's tiles: concealed row at y = 0 running along +x, melds and flowers set apart. With
+    ``habits`` (drawn from ``habit_rng``): an uneven gap inside the row, the winning tile set apart modestly."""
     scene = Scene(hand=shown.hand_json())
     gap = float(rng.uniform(0.0, 0.06))
     meld_place = _pick(rng, MELD_PLACES) if shown.melds else "same_row"
@@ -113,13 +140,33 @@ def layout_hand(rng: np.random.Generator, shown: HandShown) -> Scene:
             flowers(row)
         row.gap(0.6, 1.6)
     concealed = row.group("concealed")
+    uneven = None  # the row's tile after which an uneven gap opens, with the gap, shift and turn
+    if habits is not None:
+        if habit_rng is None:
+            raise ValueError("table habits need a generator of their own")
+        if len(shown.row) >= 2 and habit_rng.random() < habits.p_uneven:
+            uneven = (int(habit_rng.integers(len(shown.row) - 1)), float(habit_rng.uniform(*habits.uneven_gap)),
+                      float(habit_rng.uniform(-1, 1)) * habits.uneven_shift,
+                      float(habit_rng.uniform(-1, 1)) * habits.uneven_turn)
+        winning_gap = float(habit_rng.uniform(*habits.winning_gap))
+
+    def winning_gap_apart() -> None:
+        start = row.x
+        row.gap(0.5, 1.5)
+        if habits is not None:
+            row.x = start + winning_gap
+
     if shown.winning_apart and shown.winning_side == "left":
         row.tile(shown.winning, shown.winning, row.group("winning"))
-        row.gap(0.5, 1.5)
-    for code in shown.row:
-        row.tile(code, code, concealed)
+        winning_gap_apart()
+    for k, code in enumerate(shown.row):
+        if uneven is not None and k == uneven[0] + 1:
+            row.x += uneven[1]
+            row.tile(code, code, concealed, shift=uneven[2], turn=uneven[3])
+        else:
+            row.tile(code, code, concealed)
     if shown.winning_apart and shown.winning_side == "right":
-        row.gap(0.5, 1.5)
+        winning_gap_apart()
         row.tile(shown.winning, shown.winning, row.group("winning"))
     if meld_place == "same_row":
         row.gap(0.6, 1.6)
@@ -189,6 +236,65 @@ def add_clutter(rng: np.random.Generator, scene: Scene, pool: TilePool) -> None:
                 face_down = kind == "wall" or (kind == "loose" and rng.random() < 0.3)
                 scene.tiles.append(Placed("back" if face_down else code, code, sx + lx, sy + ly, float(ang), g))
                 scene.groups[g]["tiles"].append(len(scene.tiles) - 1)
+
+
+def add_background(rng: np.random.Generator, scene: Scene, pool: TilePool, habits: Habits) -> None:
+    """Another player's tiles farther off (a share ``habits.p_background`` of scenes): their face-down row and
+    their exposed melds face up in front of it, turned to their seat, clear of the hand and of the clutter. They
+    are tiles of the table ("other"), never part of the hand."""
+    if rng.random() >= habits.p_background:
+        return
+    names, turns, weights = zip(*habits.seats, strict=True)
+    seat = int(rng.choice(len(names), p=np.array(weights) / sum(weights)))
+    local = _other_player(rng, pool, habits)  # (code shown, code, a along their row, b towards them)
+    if not local:
+        return
+    turn = turns[seat] + float(rng.normal(0, 4))
+    cos, sin = np.cos(np.radians(turn)), np.sin(np.radians(turn))
+    pts = np.array([[a * cos - b * sin, a * sin + b * cos] for _, _, a, b in local])
+    x0, y0, x1, y1 = scene.hand_bounds()
+    existing = np.array([(t.x, t.y) for t in scene.tiles])
+    for _ in range(10):
+        distance = float(rng.uniform(*habits.background_distance))
+        slide = float(rng.uniform(-4, 4))
+        if names[seat] == "opposite":  # beyond the hand's far edge (+y is the player's side)
+            at = pts + [(x0 + x1) / 2 + slide - pts[:, 0].mean(), y0 - distance - pts[:, 1].max()]
+        elif names[seat] == "left":
+            at = pts + [x0 - distance - pts[:, 0].max(), (y0 + y1) / 2 + slide - pts[:, 1].mean()]
+        else:
+            at = pts + [x1 + distance - pts[:, 0].min(), (y0 + y1) / 2 + slide - pts[:, 1].mean()]
+        gaps = np.hypot(*(at[:, None, :] - existing[None, :, :]).transpose(2, 0, 1))
+        if gaps.min() > 2.0:
+            break
+    else:
+        return
+    g = len(scene.groups)
+    scene.groups.append({"role": "other", "player": names[seat], "tiles": []})
+    for (shown, code, _, _), (x, y) in zip(local, at, strict=True):
+        scene.tiles.append(Placed(shown, code, float(x), float(y), turn + float(rng.normal(0, 1.0)), g))
+        scene.groups[g]["tiles"].append(len(scene.tiles) - 1)
+
+
+def _other_player(rng: np.random.Generator, pool: TilePool, habits: Habits) -> list[tuple[str, str, float, float]]:
+    """Another player's tiles in their own frame: a along their row, b towards them; their face-down row at b = 0,
+    their exposed melds (face up) in front of it."""
+    tiles = []
+    for k in range(int(rng.integers(habits.background_row[0], habits.background_row[1] + 1))):
+        code = pool.random(rng)
+        if code is None:
+            return tiles
+        tiles.append(("back", code, k * 1.0 + float(rng.normal(0, 0.02)), float(rng.normal(0, 0.03))))
+    a = float(rng.uniform(-1, 2))
+    b = -(TILE_H + float(rng.uniform(0.3, 1.0)))
+    for _ in range(int(rng.integers(habits.background_melds[0], habits.background_melds[1] + 1))):
+        code = pool.random(rng)
+        if code is None or not pool.take(code, 2):
+            break
+        for _ in range(3):  # a pung: the simplest meld the pool can always say it holds
+            tiles.append((code, code, a, b + float(rng.normal(0, 0.03))))
+            a += 1.0
+        a += float(rng.uniform(0.5, 1.2))
+    return tiles
 
 
 def _group_tiles(scene: Scene, g: int) -> list[Placed]:
