@@ -59,6 +59,7 @@ class SheetTile:
     code: str
     box: tuple[float, float, float, float]  # pixels of the photo
     row: int  # index into SHEET_ROWS
+    confidence: float = 1.0  # the shipped classifier's chance that the tile is ``code``
 
 
 @dataclass(frozen=True)
@@ -163,10 +164,22 @@ def read_sheet(reader, image: DecodedImage, features: FeatureReader) -> SheetRea
     tiles: list[SheetTile] = [None] * len(located)  # type: ignore[list-item]
     for row, sheet_row in zip(rows, chosen, strict=True):
         for i, code in zip(row, SHEET_ROWS[sheet_row], strict=True):
-            tiles[i] = SheetTile(code, located[i].box, sheet_row)
+            tiles[i] = SheetTile(code, located[i].box, sheet_row, float(probs[i, DETECTOR_CLASSES.index(code)]))
     _refuse_look_alikes(tiles, unit, probs)
     codes = [t.code for t in tiles]
-    example_codes, examples = [], []
+    example_codes, examples = layout_examples(image.bgr, boxes, codes, crops, unit, features)
+    ordered = [t.code for t in sorted(tiles, key=lambda t: (t.row, SHEET_ROWS[t.row].index(t.code)))]
+    return SheetReading(sorted(tiles, key=lambda t: (t.row, SHEET_ROWS[t.row].index(t.code))), example_codes,
+                        examples, ordered, reliance_of(probs, codes))
+
+
+def layout_examples(bgr: np.ndarray, boxes: Sequence[tuple[float, ...]], codes: Sequence[str], crops: Sequence,
+                    unit: np.ndarray, features: FeatureReader) -> tuple[list[str], np.ndarray]:
+    """The examples of a layout's tiles (``boxes`` in pixels of ``bgr``, ``crops`` and their ``unit`` features
+    already read): each as it is and at ``EXAMPLE_TILE_HEIGHTS``, turned by ``EXAMPLE_TURNS``."""
+    height = float(np.median([box[3] - box[1] for box in boxes]))
+    example_codes: list[str] = []
+    examples = []
     for target in EXAMPLE_TILE_HEIGHTS:
         if target is not None and target >= 0.9 * height:
             continue
@@ -174,15 +187,13 @@ def read_sheet(reader, image: DecodedImage, features: FeatureReader) -> SheetRea
             cut = crops
         else:
             factor = target / height
-            small = cv2.resize(image.bgr, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+            small = cv2.resize(bgr, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
             cut = crop_tiles(small, [tuple(v * factor for v in box) for box in boxes], features.classifier.size)
         for turn in EXAMPLE_TURNS:
             turned = cut if turn == 0 else [cv2.rotate(c, QUARTER_TURNS[turn]) for c in cut]
             examples.append(unit if turn == 0 and target is None else features.read(turned)[1])
             example_codes += codes
-    ordered = [t.code for t in sorted(tiles, key=lambda t: (t.row, SHEET_ROWS[t.row].index(t.code)))]
-    return SheetReading(sorted(tiles, key=lambda t: (t.row, SHEET_ROWS[t.row].index(t.code))), example_codes,
-                        np.concatenate(examples), ordered, reliance_of(probs, codes))
+    return example_codes, np.concatenate(examples)
 
 
 def _refuse_look_alikes(tiles: Sequence[SheetTile], unit: np.ndarray, probs: np.ndarray) -> None:

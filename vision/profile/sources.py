@@ -6,18 +6,26 @@ no example of is still read by the shipped classifier alone."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES
 from mjlens.vision import evaluate
+from mjlens.vision.profile.calibration import layout_examples
 from mjlens.vision.profile.errors import ProfileError
 from mjlens.vision.profile.features import FeatureReader
+from mjlens.vision.profile.layout import SHEET_ROWS
 from mjlens.vision.profile.store import Profile, reliance_of
 from mjlens.vision.runtime.crops import crop_tiles
-from mjlens.vision.runtime.decode import ImageError, load_image
+from mjlens.vision.runtime.decode import DecodedImage, ImageError, load_image
+
+#: A tile's code and its box (x1, y1, x2, y2) in pixels of the photo, as the Recognition JSON gives them.
+LabelledTile = tuple[str, tuple[float, float, float, float]]
+#: The codes a profile of labelled tiles must hold to name the set's codes (complete): every row of the layout but
+#: the flowers and seasons, which a set may lack.
+COMPLETE_SET_CODES = frozenset(code for row in SHEET_ROWS[:4] for code in row)
 
 
 def _examples(features: FeatureReader, photos: Iterable[tuple[np.ndarray, list[tuple[str, tuple]]]], source: str
@@ -109,3 +117,31 @@ def profile_from_corrections(path: str | Path, features: FeatureReader) -> Profi
             yield image.bgr, [(code, tuple(v * image.scale for v in box)) for code, box in tiles]
 
     return _examples(features, photos(), "corrections")
+
+
+def _face_up_in_decoded(image: DecodedImage, tiles: Sequence[LabelledTile]) -> list[LabelledTile]:
+    """The face-up tiles, their boxes in pixels of ``image.bgr`` (a large photo is decoded reduced)."""
+    return [(code, tuple(v * image.scale for v in box)) for code, box in tiles if code != BACK_CODE]
+
+
+def profile_from_layout_tiles(image: DecodedImage, tiles: Sequence[LabelledTile], features: FeatureReader) -> Profile:
+    """A profile of a photo's tiles as a person labelled them (a layout reading checked and fixed), each learnt as a
+    layout's tile is (``calibration.layout_examples``). Complete, naming the set's codes, when it holds every code of
+    ``COMPLETE_SET_CODES``; otherwise a code it lacks is read by the shipped classifier alone."""
+    face_up = _face_up_in_decoded(image, tiles)
+    if not face_up:
+        raise ProfileError("no_examples", "the labelled tiles hold no face-up tile to learn a face from")
+    codes = [code for code, _ in face_up]
+    boxes = [box for _, box in face_up]
+    crops = crop_tiles(image.bgr, boxes, features.classifier.size)
+    probs, unit = features.read(crops)
+    example_codes, examples = layout_examples(image.bgr, boxes, codes, crops, unit, features)
+    complete = COMPLETE_SET_CODES <= set(codes)
+    return Profile.of_examples(example_codes, examples, features.digest, "sheet" if complete else "corrections",
+                               codes=codes if complete else None, reliance=reliance_of(probs, codes))
+
+
+def profile_from_corrected_photo(image: DecodedImage, tiles: Sequence[LabelledTile], features: FeatureReader
+                                 ) -> Profile:
+    """A profile of one photo's tiles as the player corrected them: one example of each face-up tile."""
+    return _examples(features, [(image.bgr, _face_up_in_decoded(image, tiles))], "corrections")
