@@ -41,7 +41,7 @@ from .uploads import IMAGE_ERROR_STATUS, check_image
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: POST paths that take a photo upload (multipart): the upload limit and the busy gate apply to them.
-UPLOAD_PATHS = ("/v1/recognize", "/v1/photo-score", "/v1/profiles")
+UPLOAD_PATHS = profiles.UploadPaths(("/v1/recognize", "/v1/photo-score"))
 #: Room in an upload request for the multipart boundaries and the other form fields, beside the photo itself.
 FORM_OVERHEAD_BYTES = 64 * 1024
 #: Paths open without the API key when one is set: the phone page, its own files (it asks for the key itself

@@ -34,6 +34,13 @@ API_ERROR_CODES = {
     "method_not_allowed": "the path does not accept this method",
     "busy": "every worker is busy and the queue is full: retry after Retry-After seconds",
     "model_unavailable": "the tile detector is not loaded",
+    "profile_not_found": "no profile with this id, or its token is missing or wrong (the two alike)",
+    "profile_limit": "the service holds its most profiles",
+    "profile_too_large": "the profile would be larger than the service keeps",
+    "profile_store": "the profile database cannot be reached",
+    "bad_tiles": "the tiles field is not a JSON list of tiles with a known code and a box inside the photo",
+    "client_profile_limit": "this client keeps its most profiles",
+    "client_rate_limit": "this client made its most profiles in the last hour: retry after Retry-After seconds",
     "internal": "an unexpected error (a bug): the request id in the logs says where",
 }
 

@@ -1,31 +1,51 @@
-"""``/v1/profiles``: a client makes a profile of its tile set from one calibration photo (docs/profiles.md), keeps
-the token it gets once, and names the profile (``profile`` and ``X-Profile-Token``) on ``/v1/recognize`` and
-``/v1/photo-score``. An unknown id and a wrong token both answer 404, so ids cannot be probed.
+"""``/v1/profiles``: a client makes a profile of its tile set from one calibration photo (docs/profiles.md), read
+as a layout or labelled by its ``tiles``, keeps the token it gets once, names the profile (``profile`` and
+``X-Profile-Token``) on ``/v1/recognize`` and ``/v1/photo-score``, and adds the tiles it corrects to it. An unknown
+id and a wrong token both answer 404, so ids cannot be probed. ``/v1/profiles/preview`` reads a layout and keeps
+nothing, so a client can show the reading and have it fixed before making the profile.
 """
 
 from __future__ import annotations
 
 import asyncio
 import copy
+import re
 import threading
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from typing import Annotated, Any
 
-from fastapi import APIRouter, FastAPI, File, Header, Request, UploadFile
+from fastapi import APIRouter, FastAPI, File, Form, Header, Request, UploadFile
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import SQLAlchemyError
 
+from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES
 from mjlens.vision.profile import Profile, ProfiledClassifier, ProfileError
-from mjlens.vision.runtime.decode import ImageError, load_image
+from mjlens.vision.runtime.decode import DecodedImage, ImageError, load_image
 
 from .errors import ApiError, ErrorBody
-from .profile_store import ProfileStore, StoreError
+from .profile_store import ExamplesAdded, ProfileStore, StoreError, StoreLimits, client_digest
+from .profile_tiles import BadTiles, TileLabel, in_photo, parse_tiles
 from .settings import Settings
 from .uploads import IMAGE_ERROR_STATUS, check_image
 
 TOKEN_HEADER = "X-Profile-Token"
 #: StoreError code -> HTTP status.
-STORE_ERROR_STATUS = {"profile_limit": 409, "profile_too_large": 413, "profile_store": 503}
+STORE_ERROR_STATUS = {"profile_limit": 409, "profile_too_large": 413, "profile_store": 503,
+                      "client_profile_limit": 429, "client_rate_limit": 429}
+#: The profile paths that take a photo upload (the upload limit and the busy gate apply to them): these, and
+#: each profile's examples (``EXAMPLES_PATH``).
+UPLOAD_PATHS = ("/v1/profiles", "/v1/profiles/preview")
+EXAMPLES_PATH = re.compile(r"/v1/profiles/[^/]+/examples")
+
+
+class UploadPaths:
+    """The service's upload paths for ``in``: ``exact`` and the profiles' (``UPLOAD_PATHS``, ``EXAMPLES_PATH``)."""
+
+    def __init__(self, exact: tuple[str, ...]):
+        self.exact = frozenset(exact + UPLOAD_PATHS)
+
+    def __contains__(self, path: object) -> bool:
+        return isinstance(path, str) and (path in self.exact or EXAMPLES_PATH.fullmatch(path) is not None)
 #: Readers with a client's profile kept ready: each holds its own classifier session, and building one added
 #: 0.4-0.5 s to the first photo read with it.
 READERS_KEPT = 4
@@ -36,7 +56,9 @@ NOT_FOUND = "no profile with this id and token: send the token POST /v1/profiles
 
 def install(app: FastAPI, settings: Settings, dependencies: list, responses: dict) -> None:
     """The profile store on ``app.state.profiles`` and the routes under ``/v1``."""
-    app.state.profiles = ProfileStore(settings.profile_db, settings.max_profiles, settings.max_profile_bytes)
+    limits = StoreLimits(settings.max_profiles, settings.max_profile_bytes, settings.max_profiles_per_client,
+                         settings.profiles_per_client_per_hour, settings.profile_examples_per_code)
+    app.state.profiles = ProfileStore(settings.profile_db, limits)
     app.state.profile_readers = ProfileReaders()
     app.include_router(_router(), prefix="/v1", dependencies=dependencies, responses=responses)
 
@@ -112,23 +134,82 @@ async def _in_store(request: Request, action: str, *args: Any) -> Any:
     try:
         return await asyncio.to_thread(getattr(request.app.state.profiles, action), *args)
     except StoreError as err:
-        raise ApiError(STORE_ERROR_STATUS[err.code], err.code, err.message) from None
+        retry = {"Retry-After": str(err.retry_after_s)} if err.retry_after_s is not None else None
+        raise ApiError(STORE_ERROR_STATUS[err.code], err.code, err.message, retry) from None
+    except ProfileError as err:  # examples of another crop classifier than the profile's
+        raise ApiError(409, err.code, err.message) from None
     except SQLAlchemyError as err:
         raise ApiError(503, "profile_store", f"the profile database failed: {type(err).__name__}") from None
 
 
-def _warnings(profile: Profile) -> list[str]:
+def client_of(request: Request) -> str:
+    """The client a profile counts against (``client_digest``): the API key when the service has one, so every
+    holder of the key is one client, else the client's address."""
+    settings: Settings = request.app.state.settings
+    if settings.api_key:
+        return client_digest("key", settings.api_key)
+    return client_digest("address", request.client.host if request.client else "unknown")
+
+
+def _row_warnings(codes: Any) -> list[str]:
+    """What a layout's codes say of the set: each row it lacks, taken as a row the set does not have."""
     from mjlens.vision.profile.calibration import ROW_NAMES
     from mjlens.vision.profile.layout import SHEET_ROWS
 
     return [f"no {name} row in the photo: the set is taken to have none, and the reader reads none"
-            for name, row in zip(ROW_NAMES, SHEET_ROWS, strict=True) if not set(row) & set(profile.codes)]
+            for name, row in zip(ROW_NAMES, SHEET_ROWS, strict=True) if not set(row) & set(codes)]
+
+
+def _tiles_warnings(profile: Profile, labels: list[TileLabel]) -> list[str]:
+    from mjlens.vision.profile.sources import COMPLETE_SET_CODES
+
+    backs = sum(label.code == BACK_CODE for label in labels)
+    warnings = [f"{backs} face-down tile(s) left out: they teach nothing of the faces"] if backs else []
+    if profile.complete:
+        return warnings + _row_warnings(profile.codes)
+    missing = sorted(COMPLETE_SET_CODES - set(profile.codes), key=DETECTOR_CLASSES.index)
+    return warnings + [f"the tiles lack {len(missing)} code(s) of 1m..7z ({', '.join(missing[:9])}"
+                       f"{', ...' if len(missing) > 9 else ''}): the profile does not name the set's codes, and a code "
+                       f"it has no example of is read by the shipped classifier alone"]
+
+
+def _examples_warnings(before: Profile, labels: list[TileLabel], result: ExamplesAdded, per_code: int) -> list[str]:
+    backs = sum(label.code == BACK_CODE for label in labels)
+    warnings = [f"{backs} face-down tile(s) left out: they teach nothing of the faces"] if backs else []
+    if result.dropped:
+        counts = ", ".join(f"{code} {n}" for code, n in sorted(result.dropped.items(),
+                                                                key=lambda item: DETECTOR_CLASSES.index(item[0])))
+        warnings.append(f"the oldest examples were dropped ({counts}): a profile keeps {per_code} of a code")
+    if before.complete:
+        new = sorted(set(result.profile.codes) - set(before.codes), key=DETECTOR_CLASSES.index)
+        if new:
+            warnings.append(f"the profile said the set has no {', '.join(new)}; it now does")
+    return warnings
+
+
+def _decoded(reader: Any, data: bytes) -> DecodedImage:
+    return load_image(data, target_side=reader.decode_side)
 
 
 def _make_profile(reader: Any, features: Any, data: bytes) -> Profile:
     from mjlens.vision.profile.calibration import profile_from_sheets
 
-    return profile_from_sheets(reader, [load_image(data, target_side=reader.decode_side)], features)
+    return profile_from_sheets(reader, [_decoded(reader, data)], features)
+
+
+def _profile_of_tiles(reader: Any, features: Any, data: bytes, labels: list[TileLabel], layout: bool) -> Profile:
+    """A profile of the photo's labelled tiles: learnt as a layout's (``layout``) or as corrections of a photo."""
+    from mjlens.vision.profile.sources import profile_from_corrected_photo, profile_from_layout_tiles
+
+    image = _decoded(reader, data)
+    tiles = in_photo(labels, image.width, image.height)
+    return (profile_from_layout_tiles if layout else profile_from_corrected_photo)(image, tiles, features)
+
+
+def _read_layout(reader: Any, features: Any, data: bytes) -> Any:
+    from mjlens.vision.profile.calibration import read_sheet
+
+    return read_sheet(reader, _decoded(reader, data), features)
 
 
 def _features(request: Request, reader: Any) -> Any:
@@ -143,39 +224,114 @@ def _features(request: Request, reader: Any) -> Any:
     return kept
 
 
+async def _upload(request: Request, image: UploadFile) -> bytes:
+    settings: Settings = request.app.state.settings
+    data = await image.read()
+    try:
+        await asyncio.to_thread(check_image, data, settings.max_upload_bytes, settings.max_pixels)
+    except ImageError as err:
+        raise ApiError(IMAGE_ERROR_STATUS.get(err.code, 400), err.code, err.message) from None
+    return data
+
+
+def _tiles_field(request: Request, text: str) -> list[TileLabel]:
+    settings: Settings = request.app.state.settings
+    try:
+        return parse_tiles(text, settings.max_profile_tiles, settings.max_json_bytes, settings.max_json_depth)
+    except BadTiles as err:
+        raise ApiError(400, "bad_tiles", str(err)) from None
+
+
+async def _read(request: Request, fn: Any, *args: Any) -> Any:
+    """``fn(reader, features, *args)`` on the service's workers, its errors as the service's."""
+    reader = tile_reader(request)
+    try:
+        features = await asyncio.to_thread(_features, request, reader)
+        return await request.app.state.pool.run(fn, reader, features, *args)
+    except ImageError as err:
+        raise ApiError(IMAGE_ERROR_STATUS.get(err.code, 400), err.code, err.message) from None
+    except BadTiles as err:
+        raise ApiError(400, "bad_tiles", str(err)) from None
+    except ProfileError as err:
+        raise ApiError(400, err.code, err.message) from None
+
+
+TILES_DESCRIPTION = ('JSON list of {"code": "1m", "box": [x1, y1, x2, y2]}: the photo\'s tiles as labelled or '
+                     'corrected, in pixels of the photo as decoded (EXIF orientation applied); face-down "back" tiles '
+                     'are left out')
+TOO_MANY = {429: {"model": ErrorBody, "description": "this client keeps or made its most profiles: "
+                                                     "client_profile_limit, client_rate_limit (Retry-After)"}}
+
+
 def _router() -> APIRouter:
     router = APIRouter(tags=["profiles"])
 
-    @router.post("/profiles", summary="Make a profile of a tile set from a photo of it laid out",
+    @router.post("/profiles", summary="Make a profile of a tile set from a photo of it laid out, or of its tiles",
                  status_code=201, responses={409: {"model": ErrorBody, "description": "the service holds its most "
-                                                                                     "profiles: profile_limit"}},
-                 description="The set laid out face up in rows (docs/profiles.md). Answers `{id, token, codes, "
+                                                                                     "profiles: profile_limit"},
+                                             **TOO_MANY},
+                 description="The set laid out face up in rows (docs/profiles.md), or any photo of its tiles with "
+                             "`tiles` (a layout preview as fixed by the player). Answers `{id, token, codes, "
                              "warnings}`: keep the token, it is given once and reads, uses and deletes the profile.")
-    async def create(request: Request, image: Annotated[UploadFile, File(description="JPEG/PNG/WebP/HEIC")]
-                     ) -> JSONResponse:
-        state = request.app.state
-        settings: Settings = state.settings
-        data = await image.read()
-        try:
-            await asyncio.to_thread(check_image, data, settings.max_upload_bytes, settings.max_pixels)
-        except ImageError as err:
-            raise ApiError(IMAGE_ERROR_STATUS.get(err.code, 400), err.code, err.message) from None
-        reader = tile_reader(request)
-        try:
-            features = await asyncio.to_thread(_features, request, reader)
-            profile = await state.pool.run(_make_profile, reader, features, data)
-        except ImageError as err:
-            raise ApiError(IMAGE_ERROR_STATUS.get(err.code, 400), err.code, err.message) from None
-        except ProfileError as err:
-            raise ApiError(400, err.code, err.message) from None
-        created = await _in_store(request, "create", profile)
+    async def create(request: Request, image: Annotated[UploadFile, File(description="JPEG/PNG/WebP/HEIC")],
+                     tiles: Annotated[str | None, Form(description=TILES_DESCRIPTION)] = None) -> JSONResponse:
+        labels = _tiles_field(request, tiles) if tiles is not None else None
+        data = await _upload(request, image)
+        tile_reader(request)
+        client = client_of(request)
+        await _in_store(request, "check_client", client)  # before the photo is read: over a limit costs nothing
+        if labels is None:
+            profile = await _read(request, _make_profile, data)
+            warnings = _row_warnings(profile.codes)
+        else:
+            profile = await _read(request, _profile_of_tiles, data, labels, True)
+            warnings = _tiles_warnings(profile, labels)
+        created = await _in_store(request, "create", profile, client)
         return JSONResponse({"id": created.id, "token": created.token, "codes": list(profile.codes),
-                             "warnings": _warnings(profile)}, status_code=201)
+                             "warnings": warnings}, status_code=201)
+
+    @router.post("/profiles/preview", summary="Read a photo of a tile set laid out, keeping nothing",
+                 description="The layout read as `POST /v1/profiles` reads it: `{tiles: [{code, box, row, "
+                             "confidence}], codes, warnings}`, or the same errors. Show it, let the player fix it, "
+                             "then make the profile with `POST /v1/profiles` and `tiles`.")
+    async def preview(request: Request, image: Annotated[UploadFile, File(description="JPEG/PNG/WebP/HEIC")]
+                      ) -> JSONResponse:
+        data = await _upload(request, image)
+        reading = await _read(request, _read_layout, data)
+        tiles = [{"code": tile.code, "box": [round(float(v), 1) for v in tile.box], "row": tile.row,
+                  "confidence": round(tile.confidence, 3)} for tile in reading.tiles]
+        return JSONResponse({"tiles": tiles, "codes": list(reading.codes), "warnings": _row_warnings(reading.codes)})
 
     @router.get("/profiles/{profile_id}", summary="What a profile holds (its token in X-Profile-Token)")
     async def read(request: Request, profile_id: str, token: TokenHeader = None) -> JSONResponse:
         profile = await _stored(request, profile_id)
         return JSONResponse({"id": profile_id, **profile.summary()})
+
+    @router.post("/profiles/{profile_id}/examples", summary="Add a photo's corrected tiles to a profile (its token "
+                                                            "in X-Profile-Token)",
+                 responses={409: {"model": ErrorBody, "description": "examples of another crop classifier: "
+                                                                     "profile_classifier"}},
+                 description="Each face-up tile of `tiles` becomes an example of its code; past "
+                             "`MJLENS_PROFILE_EXAMPLES_PER_CODE` examples of a code the oldest are dropped. Answers "
+                             "`{id, codes, examples: {code: count}, added, warnings}`.")
+    async def add_examples(request: Request, profile_id: str,
+                           image: Annotated[UploadFile, File(description="JPEG/PNG/WebP/HEIC")],
+                           tiles: Annotated[str, Form(description=TILES_DESCRIPTION)],
+                           token: TokenHeader = None) -> JSONResponse:
+        labels = _tiles_field(request, tiles)
+        data = await _upload(request, image)
+        tile_reader(request)
+        before = await _stored(request, profile_id)  # 404 before the photo is read
+        added = await _read(request, _profile_of_tiles, data, labels, False)
+        result = await _in_store(request, "add_examples", profile_id, request.headers.get(TOKEN_HEADER), added)
+        if result is None:  # deleted meanwhile
+            raise ApiError(404, "profile_not_found", NOT_FOUND)
+        request.app.state.profile_readers.forget(profile_id)  # the next photo reads with the new examples
+        counts = Counter(result.profile.example_codes)
+        warnings = _examples_warnings(before, labels, result, request.app.state.settings.profile_examples_per_code)
+        return JSONResponse({"id": profile_id, "codes": list(result.profile.codes),
+                             "examples": {code: counts[code] for code in DETECTOR_CLASSES if counts[code]},
+                             "added": result.added, "warnings": warnings})
 
     @router.delete("/profiles/{profile_id}", status_code=204, summary="Delete a profile (its token in "
                                                                       "X-Profile-Token)")

@@ -69,6 +69,15 @@ class Settings(BaseSettings):
     max_profiles: int = Field(default=1000, gt=0)
     #: Largest profile kept, in bytes of its file.
     max_profile_bytes: int = Field(default=2 * 1024 * 1024, gt=0)
+    #: Most tiles in the ``tiles`` field of a profile call (a whole layout is 42).
+    max_profile_tiles: int = Field(default=200, gt=0)
+    #: Most profiles one client keeps at once. A client is the API key when the service has one (so every holder
+    #: of the key counts as one client), else the client's address.
+    max_profiles_per_client: int = Field(default=20, gt=0)
+    #: Most profiles one client makes in an hour (deleting one does not give its make back).
+    profiles_per_client_per_hour: int = Field(default=10, gt=0)
+    #: Examples kept of each code when corrections are added to a profile: the oldest are dropped past it.
+    profile_examples_per_code: int = Field(default=12, gt=0)
     #: Level of the JSON logs.
     log_level: str = "INFO"
 

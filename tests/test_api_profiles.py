@@ -1,9 +1,12 @@
-"""``/v1/profiles``: a profile made from a synthetic calibration photo (the vendored art, the shipped models), kept in
-SQLite in a tmp folder, read and deleted with its token only, and named on ``/v1/recognize`` and ``/v1/photo-score``;
-the store's limits and tokens on their own."""
+"""``/v1/profiles``: a profile made from a synthetic calibration photo (the vendored art, the shipped models), read as a
+layout or from the tiles its preview gives, kept in SQLite in a tmp folder, read, extended and deleted with its token
+only, and named on ``/v1/recognize`` and ``/v1/photo-score``; the per-client limits. The store on its own:
+test_profile_store.py."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 from pathlib import Path
 
 import cv2
@@ -14,24 +17,18 @@ pytest.importorskip("httpx")
 pytest.importorskip("sqlalchemy")
 
 from fastapi.testclient import TestClient  # noqa: E402
-from sqlalchemy import create_engine, select  # noqa: E402
+from sqlalchemy import select  # noqa: E402
 
-from mjlens.api.app import create_app  # noqa: E402
-from mjlens.api.profile_store import ProfileStore, StoredProfile, StoreError, token_digest  # noqa: E402
+from mjlens.api.app import UPLOAD_PATHS, create_app  # noqa: E402
+from mjlens.api.profile_store import StoredProfile  # noqa: E402
 from mjlens.api.settings import Settings  # noqa: E402
 from mjlens.scoring.tiles import DETECTOR_CLASSES  # noqa: E402
-from mjlens.vision.profile import Profile  # noqa: E402
 from mjlens.vision.profile.layout import SHEET_ROWS  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 VENDORED_ART = REPO / "datasets" / "tile-art"
 ART_SET = "xhokir_regular_flowers"
 HAND = REPO / "examples" / "hand.jpg"
-
-
-def small_profile() -> Profile:
-    features = np.eye(3, 8, dtype=np.float32)
-    return Profile.of_examples(["1m", "2m", "5z"], features, "a" * 64, "labels")
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +48,8 @@ def sheet(sheet_path) -> bytes:
 @pytest.fixture(scope="module")
 def client(tmp_path_factory):
     database = tmp_path_factory.mktemp("db") / "profiles.db"
-    with TestClient(create_app(Settings(profile_db=str(database))), raise_server_exceptions=False) as client:
+    settings = Settings(profile_db=str(database), max_profiles_per_client=100, profiles_per_client_per_hour=100)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
         if client.get("/readyz").status_code != 200:
             pytest.skip("the shipped models are not present")
         yield client
@@ -61,9 +59,22 @@ def jpeg(image: np.ndarray) -> bytes:
     return cv2.imencode(".jpg", image)[1].tobytes()
 
 
-def made(client, sheet) -> dict:
-    answer = client.post("/v1/profiles", files={"image": ("sheet.jpg", sheet, "image/jpeg")})
+def made(client, sheet, tiles: list | None = None) -> dict:
+    form = {"tiles": json.dumps(tiles)} if tiles is not None else None
+    answer = client.post("/v1/profiles", files={"image": ("sheet.jpg", sheet, "image/jpeg")}, data=form)
     assert answer.status_code == 201, answer.text
+    return answer.json()
+
+
+def stored_count(client) -> int:
+    with client.app.state.profiles._session() as session:
+        return len(session.scalars(select(StoredProfile)).all())
+
+
+@pytest.fixture(scope="module")
+def preview(client, sheet) -> dict:
+    answer = client.post("/v1/profiles/preview", files={"image": ("sheet.jpg", sheet, "image/jpeg")})
+    assert answer.status_code == 200, answer.text
     return answer.json()
 
 
@@ -108,13 +119,11 @@ def test_photos_are_read_with_a_profile(client, sheet):
     (b"not a photo", 415, "not_an_image"),
 ])
 def test_a_bad_calibration_photo_stores_nothing(client, photo, status, code):
-    store = client.app.state.profiles
-    with store._session() as session:
-        before = len(session.scalars(select(StoredProfile)).all())
-    answer = client.post("/v1/profiles", files={"image": ("sheet.jpg", photo, "image/jpeg")})
-    assert answer.status_code == status and answer.json()["error"]["code"] == code
-    with store._session() as session:
-        assert len(session.scalars(select(StoredProfile)).all()) == before
+    before = stored_count(client)
+    for path in ("/v1/profiles", "/v1/profiles/preview"):
+        answer = client.post(path, files={"image": ("sheet.jpg", photo, "image/jpeg")})
+        assert answer.status_code == status and answer.json()["error"]["code"] == code
+    assert stored_count(client) == before
 
 
 def test_a_set_without_flowers_is_said(client, sheet_path):
@@ -128,33 +137,115 @@ def test_a_set_without_flowers_is_said(client, sheet_path):
     assert not set(answer.json()["codes"]) & set(SHEET_ROWS[4]) and "flowers" in answer.json()["warnings"][0]
 
 
-# -- the store and the gate without the models ---------------------------------------------------------------------
+def test_the_preview_is_the_layout_and_its_tiles_make_the_same_profile(client, sheet, sheet_path, preview):
+    before = stored_count(client)
+    layout = [c for row in SHEET_ROWS for c in row]
+    assert preview["codes"] == layout and preview["warnings"] == [] and stored_count(client) == before
+    assert [t["code"] for t in preview["tiles"]] == layout
+    assert [t["row"] for t in preview["tiles"]] == [i for i, row in enumerate(SHEET_ROWS) for _ in row]
+    assert all(0 <= t["confidence"] <= 1 for t in preview["tiles"])
+    truth = {}  # each tile's box as the synthetic layout's labels place it
+    height, width = cv2.imread(str(sheet_path)).shape[:2]
+    for line in (sheet_path.parent.parent / "labels" / f"{sheet_path.stem}.txt").read_text().splitlines():
+        k, x, y, w, h = (float(v) for v in line.split())
+        truth[DETECTOR_CLASSES[int(k)]] = ((x - w / 2) * width, (y - h / 2) * height)
+    assert all(abs(t["box"][0] - truth[t["code"]][0]) < 20 and abs(t["box"][1] - truth[t["code"]][1]) < 20
+               for t in preview["tiles"])  # in pixels of the photo
+    created = made(client, sheet, preview["tiles"])  # the preview's tiles sent back as they are
+    assert created["codes"] == layout and created["warnings"] == []
+    summary = client.get(f"/v1/profiles/{created['id']}", headers={"X-Profile-Token": created["token"]}).json()
+    assert summary["complete"] and summary["examples"] == 4 * len(layout) and summary["sources"] == ["sheet"]
 
-def test_the_store_keeps_tokens_hashed_and_limits_count_and_size(tmp_path):
-    store = ProfileStore(str(tmp_path / "p.db"), max_profiles=1, max_bytes=1_000_000)
-    created = store.create(small_profile())
-    with store._session() as session:
-        row = session.get(StoredProfile, created.id)
-        assert row.token_sha256 == token_digest(created.token) and created.token not in row.token_sha256
-    assert store.get(created.id, created.token).codes == ("1m", "2m", "5z")
-    assert store.get(created.id, "wrong") is None and store.get(created.id, None) is None
-    with pytest.raises(StoreError) as err:
-        store.create(small_profile())
-    assert err.value.code == "profile_limit"
-    assert store.delete(created.id, created.token) and not store.delete(created.id, created.token)
-    with pytest.raises(StoreError) as err:
-        ProfileStore(str(tmp_path / "q.db"), max_profiles=5, max_bytes=100).create(small_profile())
-    assert err.value.code == "profile_too_large"
+
+def test_tiles_short_of_a_set_make_a_profile_that_does_not_name_the_set(client, sheet, preview):
+    tiles = [t for t in preview["tiles"] if t["code"] not in ("5p", "7z")] + [{**preview["tiles"][0], "code": "back"}]
+    created = made(client, sheet, tiles)
+    assert "5p" not in created["codes"] and "7z" not in created["codes"]
+    assert "face-down" in created["warnings"][0] and "5p, 7z" in created["warnings"][1]
+    assert not client.get(f"/v1/profiles/{created['id']}",
+                          headers={"X-Profile-Token": created["token"]}).json()["complete"]
+    no_flowers = made(client, sheet, [t for t in preview["tiles"] if not t["code"].endswith("f")])
+    assert "flowers" in no_flowers["warnings"][0]
+    token = {"X-Profile-Token": no_flowers["token"]}
+    assert client.get(f"/v1/profiles/{no_flowers['id']}", headers=token).json()["complete"]
 
 
-def test_the_store_takes_a_url(tmp_path):
-    url = f"sqlite:///{tmp_path / 'url.db'}"
-    store = ProfileStore(url, max_profiles=5, max_bytes=1_000_000)
-    created = store.create(small_profile())
-    with create_engine(url).connect() as connection:
-        assert connection.execute(select(StoredProfile.id)).scalars().all() == [created.id]
-    assert len(DETECTOR_CLASSES) == len(store.get(created.id, created.token).reliance)
+@pytest.mark.parametrize(("tiles", "says"), [
+    ("not json", "not valid JSON"),
+    ('{"code": "1m"}', "list"),
+    ('[{"code": "1m", "box": [1, 2, 3]}]', "0.box"),
+    ('[{"code": "1m", "box": [1, 2, 3, "x"]}]', "0.box"),
+    ('[{"code": "1m", "box": [1, 2, 3, NaN]}]', "0.box"),
+    ('[{"code": "0m", "box": [1, 2, 30, 40]}]', "unknown tile code '0m'"),
+    ('[{"code": "1m", "box": [1, 2, 30, 40]}, {"code": "2m", "box": [1, 2, 30, 40000]}]', "tile 1 (2m)"),
+    ('[{"code": "1m", "box": [30, 2, 1, 40]}]', "x1 < x2"),
+    (json.dumps([{"code": "1m", "box": [1, 2, 30, 40]}] * 201), "limit is 200"),
+    ("[" * 100 + "]" * 100, "nested"),
+])
+def test_bad_tiles_are_400_bad_tiles_and_store_nothing(client, sheet, tiles, says):
+    before = stored_count(client)
+    answer = client.post("/v1/profiles", files={"image": ("sheet.jpg", sheet, "image/jpeg")}, data={"tiles": tiles})
+    assert answer.status_code == 400 and answer.json()["error"]["code"] == "bad_tiles", answer.text
+    assert says in answer.json()["error"]["message"]
+    assert stored_count(client) == before
 
+
+def test_corrections_are_added_to_a_profile_and_read_with_at_once(client, sheet, preview):
+    created = made(client, sheet)
+    token = {"X-Profile-Token": created["token"]}
+    path = f"/v1/profiles/{created['id']}/examples"
+    photo = {"image": ("hand.jpg", sheet, "image/jpeg")}
+    read = client.post("/v1/recognize", files={"image": ("hand.jpg", HAND.read_bytes(), "image/jpeg")},
+                       data={"profile": created["id"]}, headers=token)
+    assert read.status_code == 200 and created["id"] in client.app.state.profile_readers._kept
+    one_m = next(t for t in preview["tiles"] if t["code"] == "1m")
+    tiles = [one_m] * 9 + [{**one_m, "code": "back"}, next(t for t in preview["tiles"] if t["code"] == "2z")]
+    answer = client.post(path, files=photo, data={"tiles": json.dumps(tiles)}, headers=token)
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["id"] == created["id"] and body["added"] == 10 and body["codes"] == created["codes"]
+    assert body["examples"]["1m"] == 12 and body["examples"]["2z"] == 5 and body["examples"]["9m"] == 4
+    assert "face-down" in body["warnings"][0] and "1m 1" in body["warnings"][1]  # 4 + 9 of 1m: the oldest dropped
+    assert created["id"] not in client.app.state.profile_readers._kept  # the next photo reads with them
+    summary = client.get(f"/v1/profiles/{created['id']}", headers=token).json()
+    assert summary["examples"] == 168 + 8 + 1 and summary["sources"] == ["sheet", "corrections"]
+    for headers in ({"X-Profile-Token": "wrong"}, {}):
+        gone = client.post(path, files=photo, data={"tiles": json.dumps(tiles)}, headers=headers)
+        assert gone.status_code == 404 and gone.json()["error"]["code"] == "profile_not_found"
+    bad = client.post(path, files=photo, data={"tiles": '[{"code": "1m"}]'}, headers=token)
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_tiles"
+    missing = client.post(path, files=photo, headers=token)
+    assert missing.status_code == 400 and missing.json()["error"]["code"] == "missing_field"
+    only_backs = client.post(path, files=photo, data={"tiles": json.dumps([{**one_m, "code": "back"}])},
+                             headers=token)
+    assert only_backs.status_code == 400 and only_backs.json()["error"]["code"] == "no_examples"
+
+
+def test_a_client_over_its_limits_is_429(tmp_path, sheet):
+    settings = Settings(profile_db=str(tmp_path / "p.db"), max_profiles_per_client=1, profiles_per_client_per_hour=2)
+    with TestClient(create_app(settings), raise_server_exceptions=False) as client:
+        if client.get("/readyz").status_code != 200:
+            pytest.skip("the shipped models are not present")
+        created = made(client, sheet)
+        kept = client.post("/v1/profiles", files={"image": ("sheet.jpg", sheet, "image/jpeg")})
+        assert kept.status_code == 429 and kept.json()["error"]["code"] == "client_profile_limit"
+        assert "Retry-After" not in kept.headers  # only deleting one makes room
+        client.delete(f"/v1/profiles/{created['id']}", headers={"X-Profile-Token": created["token"]})
+        made(client, sheet)
+        rate = client.post("/v1/profiles", files={"image": ("sheet.jpg", sheet, "image/jpeg")})
+        assert rate.status_code == 429 and rate.json()["error"]["code"] == "client_profile_limit"
+        client.app.state.profiles.limits = dataclasses.replace(client.app.state.profiles.limits, max_per_client=5)
+        rate = client.post("/v1/profiles", files={"image": ("sheet.jpg", sheet, "image/jpeg")})
+        assert rate.status_code == 429 and rate.json()["error"]["code"] == "client_rate_limit"
+        assert 3500 < int(rate.headers["Retry-After"]) <= 3600
+
+
+def test_the_profile_uploads_get_the_upload_limit():
+    assert all(path in UPLOAD_PATHS for path in ("/v1/profiles", "/v1/profiles/preview", "/v1/profiles/q9X/examples"))
+    assert "/v1/profiles/q9X" not in UPLOAD_PATHS and "/v1/profiles/a/b/examples" not in UPLOAD_PATHS
+
+
+# -- without the models ----------------------------------------------------------------------------------------------
 
 class FakeRecognizer:
     def recognize(self, data: bytes, name: str) -> dict:
@@ -167,6 +258,10 @@ def test_profiles_are_behind_the_api_key_and_need_the_classifier(tmp_path):
         photo = {"image": ("a.jpg", jpeg(np.full((64, 64, 3), 90, np.uint8)), "image/jpeg")}
         assert client.post("/v1/profiles", files=photo).json()["error"]["code"] == "unauthorized"
         assert client.get("/v1/profiles/x").status_code == 401
+        for path in ("/v1/profiles/preview", "/v1/profiles/x/examples"):
+            assert client.post(path, files=photo, data={"tiles": "[]"}).json()["error"]["code"] == "unauthorized"
+            answer = client.post(path, files=photo, data={"tiles": "[]"}, headers={"X-API-Key": "key"})
+            assert answer.status_code == 503 and answer.json()["error"]["code"] == "model_unavailable"
         answer = client.post("/v1/profiles", files=photo, headers={"X-API-Key": "key"})
         assert answer.status_code == 503 and answer.json()["error"]["code"] == "model_unavailable"
     assert not (tmp_path / "p.db").exists()  # never opened: no profile was ever stored or asked for
