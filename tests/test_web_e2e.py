@@ -1,14 +1,20 @@
 """The phone page end to end in headless Chromium: upload a photo, see the tiles drawn on it, correct a
-tile from the palette, and see the score change. Runs the real app under uvicorn on a free loopback port
-with the fake detector (tests/api_fakes.py); skips when Chromium, its driver or Selenium is absent."""
+tile from the palette, and see the score change; teach the reader a tile set, read a hand with it, forget it.
+Runs the real app under uvicorn on a free loopback port, with the fake detector (tests/api_fakes.py), or for
+the tile set with the shipped models (skipped without them); skips when Chromium, its driver or Selenium is
+absent."""
 
 from __future__ import annotations
 
+import email.parser
+import email.policy
+import json
 import shutil
 import socket
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from api_fakes import FakeRecognizer, sample_photo
@@ -29,30 +35,119 @@ PHONE = (390, 844)
 SERVED: dict = {}
 
 
+REPO = Path(__file__).resolve().parent.parent
+VENDORED_ART = REPO / "datasets" / "tile-art"
+ART_SET = "xhokir_regular_flowers"
+HAND = REPO / "examples" / "hand.jpg"
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server():
+def _serve(app):
+    """Serve ``app`` under uvicorn on a free loopback port until the generator is closed; yields its URL."""
     import uvicorn
 
     port = _free_port()
-    fake = FakeRecognizer()
-    app = create_app(Settings(model="none.onnx", workers=2), recognizer=fake)
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", access_log=False))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
+    deadline = time.monotonic() + 60
     while not srv.started and time.monotonic() < deadline:
         time.sleep(0.05)
     assert srv.started, "uvicorn did not start"
-    SERVED["fake"] = fake
     yield f"http://127.0.0.1:{port}"
     srv.should_exit = True
     thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server():
+    fake = FakeRecognizer()
+    SERVED["fake"] = fake
+    yield from _serve(create_app(Settings(model="none.onnx", workers=2), recognizer=fake))
+
+
+class PostRecorder:
+    """ASGI middleware that keeps every POST's path, headers and multipart fields (text fields only) before
+    passing the request on unchanged: what the page sent, as the service received it."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.posts: list[dict] = []
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["method"] != "POST":
+            return await self.app(scope, receive, send)
+        chunks, more = [], True
+        while more:
+            message = await receive()
+            chunks.append(message.get("body", b""))
+            more = message.get("more_body", False)
+        body = b"".join(chunks)
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        self.posts.append({"path": scope["path"], "headers": headers, "fields": _text_fields(headers, body)})
+        replayed = False
+
+        async def replay():
+            nonlocal replayed
+            if replayed:
+                return await receive()
+            replayed = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        return await self.app(scope, replay, send)
+
+    def last(self, path: str) -> dict:
+        return next(post for post in reversed(self.posts) if post["path"] == path)
+
+
+def _text_fields(headers: dict[str, str], body: bytes) -> dict[str, str]:
+    """The text fields of a multipart/form-data body (files: their file name)."""
+    kind = headers.get("content-type", "")
+    if not kind.startswith("multipart/form-data"):
+        return {}
+    message = email.parser.BytesParser(policy=email.policy.default).parsebytes(
+        f"Content-Type: {kind}\r\n\r\n".encode() + body)
+    fields = {}
+    for part in message.iter_parts():
+        name = part.get_param("name", header="content-disposition")
+        fields[name] = part.get_filename() or part.get_content()
+    return fields
+
+
+@pytest.fixture(scope="module")
+def real_server(tmp_path_factory):
+    """The app with the shipped models and a profile store in a tmp folder, its POSTs recorded."""
+    import urllib.request
+
+    app = PostRecorder(create_app(Settings(profile_db=str(tmp_path_factory.mktemp("db") / "profiles.db"))))
+    SERVED["recorder"] = app
+    served = _serve(app)
+    url = next(served)
+    try:
+        with urllib.request.urlopen(url + "/readyz", timeout=30) as ready:
+            ok = ready.status == 200
+    except OSError:
+        ok = False
+    if not ok:
+        served.close()
+        pytest.skip("the shipped models are not present")
+    yield url
+    served.close()
+
+
+@pytest.fixture(scope="module")
+def layout_photo(tmp_path_factory) -> Path:
+    """A synthetic photo of the vendored art set laid out in rows (mjlens synth --sheet)."""
+    from mjlens.vision.synth.sheet import write_sheets
+
+    out = tmp_path_factory.mktemp("layout")
+    write_sheets(out, 1, 0, VENDORED_ART, ART_SET)
+    return next((out / "images").glob("*.jpg"))
 
 
 @pytest.fixture(scope="module")
@@ -70,11 +165,17 @@ def browser(tmp_path_factory):
     driver.quit()
 
 
+def _open(browser, url: str) -> None:
+    """The page at ``url``, once it holds the service's rule list (which replaces the options of #rules)."""
+    browser.get(url + "/")
+    WebDriverWait(browser, 20).until(lambda d: d.execute_script("return Object.keys(state.catalog).length > 0"))
+
+
 def test_photo_correct_a_tile_and_rescore(server, browser, tmp_path):
     photo = tmp_path / "table.jpg"
     photo.write_bytes(sample_photo())
     wait = WebDriverWait(browser, 20)
-    browser.get(server + "/")
+    _open(browser, server)
     Select(browser.find_element(By.ID, "rules")).select_by_value("cantonese")
     browser.find_element(By.ID, "photo-input").send_keys(str(photo))
 
@@ -127,7 +228,7 @@ def test_mark_the_winning_tile_and_melds(server, browser, tmp_path):
     photo = tmp_path / "table.png"
     photo.write_bytes(sample_photo("PNG"))
     wait = WebDriverWait(browser, 20)
-    browser.get(server + "/")
+    _open(browser, server)
     Select(browser.find_element(By.ID, "rules")).select_by_value("cantonese")
     browser.find_element(By.ID, "photo-input").send_keys(str(photo))
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#boxes .box")) == 14)
@@ -179,7 +280,7 @@ def test_a_hand_that_does_not_win_shows_its_waits_or_what_to_discard(server, bro
     photo = tmp_path / "table.jpg"
     photo.write_bytes(sample_photo())
     wait = WebDriverWait(browser, 20)
-    browser.get(server + "/")
+    _open(browser, server)
     Select(browser.find_element(By.ID, "rules")).select_by_value("mcr")
     browser.find_element(By.ID, "photo-input").send_keys(str(photo))
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#score-items tbody tr"))
@@ -211,3 +312,144 @@ def test_a_hand_that_does_not_win_shows_its_waits_or_what_to_discard(server, bro
     assert browser.find_element(By.CSS_SELECTOR, f"{first} .reason").text.startswith("leaves the hand ready")
     browser.execute_script("arguments[0].scrollIntoView()", browser.find_element(By.ID, "progress"))
     browser.save_screenshot(str(tmp_path / "phone-advice.png"))
+
+
+def test_the_page_loads_nothing_from_elsewhere(server, browser):
+    browser.get(server + "/")
+    WebDriverWait(browser, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
+    loaded = browser.execute_script("return performance.getEntriesByType('resource').map((e) => e.name)")
+    assert loaded and {urlsplit(name).netloc for name in loaded} == {urlsplit(server).netloc}
+
+
+def _fresh_page(browser, url: str, stored: dict | None = None) -> None:
+    """The page at ``url`` with an empty localStorage, or holding ``stored``."""
+    browser.get(url + "/")
+    browser.execute_script("localStorage.clear();" + "".join(
+        f"localStorage.setItem({json.dumps(k)}, {json.dumps(v)});" for k, v in (stored or {}).items()))
+    browser.get(url + "/")
+
+
+def _kept_profile(browser) -> dict | None:
+    return browser.execute_script("return JSON.parse(localStorage.getItem('mjlens-profile') || 'null')")
+
+
+def _pick(browser, wait, tile_selector: str, code: str) -> None:
+    """Tap a tile, then ``code`` in the palette, then Done."""
+    browser.find_element(By.CSS_SELECTOR, tile_selector).click()
+    wait.until(ec.visibility_of_element_located((By.ID, "palette")))
+    browser.find_element(By.CSS_SELECTOR, f'#palette .tile[data-code="{code}"]').click()
+    browser.find_element(By.ID, "editor-done").click()
+    wait.until(ec.invisibility_of_element_located((By.ID, "editor")))
+
+
+def test_teach_my_tiles_read_a_hand_with_them_and_forget_them(real_server, browser, layout_photo, tmp_path):
+    from mjlens.vision.profile.layout import SHEET_ROWS
+
+    recorder: PostRecorder = SERVED["recorder"]
+    wait = WebDriverWait(browser, 90)  # the shipped models on a shared CPU
+    _fresh_page(browser, real_server)
+    assert "Not in use" in browser.find_element(By.ID, "profile-state").text
+    assert not browser.find_element(By.ID, "profile-forget").is_displayed()
+
+    # open the flow: it says how to lay the set out, row by row
+    browser.find_element(By.ID, "teach-open").click()
+    wait.until(ec.visibility_of_element_located((By.ID, "teach")))
+    rows = [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#teach-rows li")]
+    assert len(rows) == 5 and "1m" in rows[0] and "8f" in rows[4]
+    assert "left out" in browser.find_element(By.ID, "teach").text
+
+    # the layout photo: every tile boxed on it and in its row of the grid, in the layout's order
+    browser.find_element(By.ID, "teach-file").send_keys(str(layout_photo))
+    layout = [code for row in SHEET_ROWS for code in row]
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#teach-grid .layout-tile")) == len(layout),
+               message=f"teach status: {browser.find_element(By.ID, 'teach-status').text!r}")
+    grid = [t.get_attribute("data-code") for t in browser.find_elements(By.CSS_SELECTOR, "#teach-grid .layout-tile")]
+    assert grid == layout
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#teach-boxes .box")) == len(layout)
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#teach-grid .layout-row")) == len(SHEET_ROWS)
+    assert "Read 42 tiles in 5 rows" in browser.find_element(By.ID, "teach-status").text
+    assert recorder.last("/v1/profiles/preview")["fields"]["image"] == layout_photo.name
+    save = browser.find_element(By.ID, "teach-save")
+    assert save.is_enabled()
+
+    # fix a tile: 1m read as 2m leaves 2m laid twice, and Save waits until the other is fixed too
+    _pick(browser, wait, '#teach-grid .layout-tile[data-i="0"]', "2m")
+    assert "2m twice" in browser.find_element(By.ID, "teach-check").text and not save.is_enabled()
+    _pick(browser, wait, '#teach-grid .layout-tile[data-i="1"]', "1m")
+    assert "2 fixed" in browser.find_element(By.ID, "teach-check").text and save.is_enabled()
+    browser.save_screenshot(str(tmp_path / "phone-teach.png"))
+
+    # save: the photo and the grid as fixed go to POST /v1/profiles, and the page keeps the profile
+    save.click()
+    wait.until(ec.invisibility_of_element_located((By.ID, "teach")))
+    sent = recorder.last("/v1/profiles")["fields"]
+    assert [t["code"] for t in json.loads(sent["tiles"])][:3] == ["2m", "1m", "3m"]
+    kept = _kept_profile(browser)
+    assert kept and kept["id"] and kept["token"]
+    assert "In use" in browser.find_element(By.ID, "profile-state").text
+    assert "Saved" in browser.find_element(By.ID, "profile-note").text
+    assert browser.find_element(By.ID, "profile-badge").is_displayed()
+
+    # a hand photo is read with it: the request names the profile and carries its token
+    browser.find_element(By.ID, "photo-input").send_keys(str(HAND))
+    wait.until(lambda d: "Found" in d.find_element(By.ID, "status").text,
+               message=f"status: {browser.find_element(By.ID, 'status').text!r}")
+    assert "read with my tile set" in browser.find_element(By.ID, "status").text
+    read = recorder.last("/v1/recognize")
+    assert read["fields"]["profile"] == kept["id"] and read["headers"]["x-profile-token"] == kept["token"]
+    browser.execute_script("arguments[0].scrollIntoView()", browser.find_element(By.ID, "profile-card"))
+    browser.save_screenshot(str(tmp_path / "phone-profile-in-use.png"))
+    browser.execute_script("window.scrollTo(0, 0)")  # the header is sticky: the photo's boxes below it
+
+    # corrections go to the tile set only with the switch on (off by default)
+    switch = browser.find_element(By.ID, "learn-corrections")
+    assert switch.is_displayed() and not switch.is_selected()
+    posts = len(recorder.posts)
+    first = browser.find_element(By.CSS_SELECTOR, '#boxes .box[data-i="0"]').get_attribute("data-code")
+    other = "9p" if first != "9p" else "8p"
+    _pick(browser, wait, '#boxes .box[data-i="0"]', other)
+    time.sleep(0.5)  # nothing is sent, so there is nothing to wait for
+    assert not any(p["path"].endswith("/examples") for p in recorder.posts[posts:])
+    browser.find_element(By.CSS_SELECTOR, "#learn .switch").click()  # on: the correction already made is sent
+    wait.until(lambda d: "Added to my tile set" in d.find_element(By.ID, "profile-note").text,
+               message=f"note: {browser.find_element(By.ID, 'profile-note').text!r}")
+    added = recorder.last(f"/v1/profiles/{kept['id']}/examples")
+    assert added["headers"]["x-profile-token"] == kept["token"] and added["fields"]["image"] == HAND.name
+    assert [t["code"] for t in json.loads(added["fields"]["tiles"])] == [other]
+    assert other in browser.find_element(By.ID, "profile-note").text
+
+    # forget: the service deletes it and the page drops it
+    browser.find_element(By.ID, "profile-forget").click()
+    browser.switch_to.alert.accept()
+    wait.until(lambda d: "Not in use" in d.find_element(By.ID, "profile-state").text)
+    assert _kept_profile(browser) is None and "Forgotten" in browser.find_element(By.ID, "profile-note").text
+    assert not browser.find_element(By.ID, "profile-badge").is_displayed()
+    import urllib.error
+    import urllib.request
+
+    with pytest.raises(urllib.error.HTTPError) as gone:
+        urllib.request.urlopen(urllib.request.Request(f"{real_server}/v1/profiles/{kept['id']}",
+                                                      headers={"X-Profile-Token": kept["token"]}), timeout=30)
+    assert gone.value.code == 404
+
+
+def test_a_layout_photo_that_cannot_be_read_says_what_to_do(real_server, browser, tmp_path):
+    from PIL import Image
+
+    table = tmp_path / "empty-table.jpg"
+    Image.new("RGB", (1024, 768), (30, 110, 60)).save(table)
+    _fresh_page(browser, real_server)
+    browser.find_element(By.ID, "teach-open").click()
+    browser.find_element(By.ID, "teach-file").send_keys(str(table))
+    WebDriverWait(browser, 90).until(lambda d: "no_tiles" in d.find_element(By.ID, "teach-status").text)
+    status = browser.find_element(By.ID, "teach-status")
+    assert "lay the set out face up" in status.text and "bad" in status.get_attribute("class")
+    assert not browser.find_elements(By.CSS_SELECTOR, "#teach-grid .layout-tile")
+    assert not browser.find_element(By.ID, "teach-save").is_enabled()
+
+
+def test_a_profile_the_service_no_longer_has_is_dropped_with_a_message(real_server, browser):
+    _fresh_page(browser, real_server, {"mjlens-profile": json.dumps({"id": "gone", "token": "t" * 43, "codes": []})})
+    WebDriverWait(browser, 30).until(lambda d: _kept_profile(d) is None)
+    assert "no longer has your tile set" in browser.find_element(By.ID, "profile-note").text
+    assert "Not in use" in browser.find_element(By.ID, "profile-state").text

@@ -26,6 +26,8 @@ const state = {
   melds: [],      // {concealed}: indexed by tile.meld
   width: 0, height: 0,
   selected: null,
+  picker: null,   // {title, code, onPick}: the editor as a palette alone, for a tile that is not in the hand
+  upload: null,   // {blob, name}: the photo as sent, for adding its corrected tiles to the tile set
   catalog: {},    // rules -> key -> {name_zh, name_en}
   scoreSeq: 0,
   scoreAbort: null,
@@ -120,21 +122,40 @@ async function onPhoto(file) {
   $("#boxes").replaceChildren();
   setStatus("辨識中… Reading the tiles…");
   document.body.classList.add("busy");
-  const form = new FormData();
   const upload = await shrinkForUpload(file);
-  form.append("image", upload, upload.name || file.name || "photo.jpg");
+  const name = upload.name || file.name || "photo.jpg";
   try {
-    const recognition = await api("/v1/recognize", { method: "POST", body: form });
+    const { recognition, profile } = await readPhoto(upload, name);
+    state.upload = { blob: upload, name };
     loadRecognition(recognition);
     const n = state.tiles.length;
     const low = state.tiles.filter((t) => t.confidence < LOW_CONFIDENCE).length;
     setStatus(`找到 ${n} 張牌 Found ${n} tiles` + (low ? ` · ${low} 張需確認 ${low} to check (dashed)` : "") +
+      (profile ? " · 用我的牌讀 read with my tile set" : "") +
       ((recognition.warnings || []).length ? " · " + recognition.warnings.join("; ") : ""));
   } catch (err) {
     const retry = err.status === 503 ? " 稍後再試 Try again shortly." : "";
     setStatus(`無法辨識 Could not read the photo (${err.code}): ${err.message}.${retry}`, true);
   } finally {
     document.body.classList.remove("busy");
+  }
+}
+
+/** POST /v1/recognize, with the player's tile set when the page keeps one (profile.js). A tile set the service no
+ * longer has is dropped, saying so, and the photo is read again without it. */
+async function readPhoto(upload, name) {
+  const profile = currentProfile();
+  const form = new FormData();
+  form.append("image", upload, name);
+  if (profile) form.append("profile", profile.id);
+  try {
+    const recognition = await api("/v1/recognize", { method: "POST", body: form,
+      headers: profile ? profileHeaders(profile) : {} });
+    return { recognition, profile };
+  } catch (err) {
+    if (!profile || err.code !== "profile_not_found") throw err;
+    dropProfile(PROFILE_GONE);
+    return readPhoto(upload, name);
   }
 }
 
@@ -179,8 +200,8 @@ function loadRecognition(rec) {
     const group = gi != null ? groups[gi] : null;
     let role = group ? group.role : (groups.length ? "other" : "concealed");
     if (!(role in ROLE_NAMES) && role !== "meld") role = "concealed";
-    return { code: t.code, box: t.box, confidence: t.confidence ?? 1, alternatives: t.alternatives || [],
-      role, meld: role === "meld" ? meldOf[gi] : null };
+    return { code: t.code, read: t.code, box: t.box, confidence: t.confidence ?? 1,
+      alternatives: t.alternatives || [], role, meld: role === "meld" ? meldOf[gi] : null };
   });
   // A layout that named the winning tile without a group of its own: mark the last matching concealed tile.
   const winning = rec.hand && rec.hand.winning_tile;
@@ -311,18 +332,29 @@ function select(i) {
   if (!editor.open) editor.showModal();
 }
 
+/** The editor as a palette alone (no place in the hand, no delete): ``onPick(code)`` for each tap. */
+function pickCode(title, code, onPick) {
+  state.picker = { title, code, onPick };
+  const editor = $("#editor");
+  renderEditor();
+  if (!editor.open) editor.showModal();
+}
+
 function renderEditor() {
+  const picker = state.picker;
+  $("#editor").classList.toggle("palette-only", !!picker);
+  if (picker) {
+    $("#editor-title").textContent = `${picker.title}: ${tileFace(picker.code)} ${picker.code}`;
+    renderPalette(picker.code, [], (code) => { picker.code = code; picker.onPick(code); renderEditor(); });
+    return;
+  }
   const i = state.selected;
   const t = state.tiles[i];
   if (!t) { $("#editor").close(); return; }
   const conf = t.box ? ` · ${Math.round(t.confidence * 100)}%` : "";
   const alts = t.alternatives.length ? ` · 或 or ${t.alternatives.map((a) => a.code).join(", ")}` : "";
   $("#editor-title").textContent = `牌 Tile ${i + 1}: ${tileFace(t.code)} ${t.code}${conf}${alts}`;
-  const palette = $("#palette");
-  palette.replaceChildren(...CODES.map((code) => tileChip(code, {
-    class: (code === t.code ? "current" : "") + (t.alternatives.some((a) => a.code === code) ? " alt" : ""),
-    attrs: { role: "option", "aria-selected": String(code === t.code), onclick: () => correct(i, { code }) },
-  })));
+  renderPalette(t.code, t.alternatives, (code) => correct(i, { code }));
   const roles = $("#roles");
   const button = (label, change, active) => el("button", {
     type: "button", class: "button" + (active ? " active" : ""), onclick: () => correct(i, change),
@@ -335,6 +367,13 @@ function renderEditor() {
     button("＋ 新副露 New meld", { role: "meld", meld: "new" }, false),
     button(ROLE_NAMES.other, { role: "other", meld: null }, t.role === "other"),
   );
+}
+
+function renderPalette(current, alternatives, onPick) {
+  $("#palette").replaceChildren(...CODES.map((code) => tileChip(code, {
+    class: (code === current ? "current" : "") + (alternatives.some((a) => a.code === code) ? " alt" : ""),
+    attrs: { role: "option", "aria-selected": String(code === current), onclick: () => onPick(code) },
+  })));
 }
 
 /** Apply a correction to tile ``i``, keep the hand consistent (one winning tile, no empty melds), re-score. */
@@ -359,7 +398,7 @@ function dropEmptyMelds() {
 }
 
 function addTile() {
-  state.tiles.push({ code: "1m", box: null, confidence: 1, alternatives: [], role: "concealed", meld: null });
+  state.tiles.push({ code: "1m", read: null, box: null, confidence: 1, alternatives: [], role: "concealed", meld: null });
   select(state.tiles.length - 1);
   rescore();
 }
@@ -518,7 +557,12 @@ function init() {
   $("#photo").addEventListener("load", () => $("#stage").classList.remove("no-preview"));
   $("#add-tile").addEventListener("click", addTile);
   $("#delete-tile").addEventListener("click", deleteTile);
-  $("#editor").addEventListener("close", () => { state.selected = null; render(); });
+  $("#editor").addEventListener("close", () => {
+    const handEdited = state.picker === null;
+    state.selected = null; state.picker = null;
+    render();
+    if (handEdited) addCorrectionsToProfile();
+  });
   $("#rules").addEventListener("change", () => { localStorage.setItem("mjlens-rules", $("#rules").value); rescore(); });
   for (const control of document.querySelectorAll("[data-ctx], [data-option]")) {
     control.addEventListener("change", rescore);
@@ -526,6 +570,8 @@ function init() {
   const saved = localStorage.getItem("mjlens-rules");
   if (saved && [...$("#rules").options].some((o) => o.value === saved)) $("#rules").value = saved;
   loadCatalog();
+  initProfile();
+  initTeach();
 }
 
 document.addEventListener("DOMContentLoaded", init);

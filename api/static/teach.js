@@ -1,0 +1,215 @@
+/* mjlens phone page: "Teach my tiles". The player lays the set out in rows and photographs it; POST
+ * /v1/profiles/preview reads the layout and stores nothing; the page shows each tile boxed on the photo and the
+ * rows as read, each tile its own crop with its code; a tap fixes a code with the tile palette; "Save" sends the
+ * photo and the grid as fixed to POST /v1/profiles and keeps the profile (profile.js). */
+"use strict";
+
+/** The layout's rows in order (vision/profile/layout.py). */
+const LAYOUT_ROWS = [
+  { name: "萬 Characters", codes: ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"] },
+  { name: "筒 Dots", codes: ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p"] },
+  { name: "索 Bamboo", codes: ["1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s"] },
+  { name: "字 Honours", codes: ["1z", "2z", "3z", "4z", "5z", "6z", "7z"] },
+  { name: "花 Flowers and seasons", codes: ["1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f"] },
+];
+/** What to do about each error the service gives a layout photo (docs/profiles.md); its own message follows. */
+const LAYOUT_ADVICE = {
+  no_tiles: "找不到牌 No tiles found: lay the set out face up on a plain table and photograph it from above.",
+  tiles_unreadable: "牌太小或太模糊 The tiles are too small or blurred: come closer, in good light, and hold still.",
+  row_length: "有一行不完整 A row is short, long or out of order: lay out each row whole, in the order above " +
+    "(a whole row may be left out), and take the photo again.",
+  rows_unmatched: "行數太多 More rows than the layout has: five rows at most, in the order above.",
+  code_missing: "同一行有兩張一樣的牌 Two tiles of one row look the same: one tile laid twice and another missing. " +
+    "Check that row and take the photo again.",
+  tiles_look_alike: "兩張不同的牌看來一樣 Two tiles of different rows look the same to the reader: check the layout " +
+    "and take the photo again in better light.",
+  bad_tiles: "牌的資料有誤 The tiles sent were refused: take the photo again.",
+  client_profile_limit: "你已有太多牌組 This device keeps as many tile sets as it may: forget one first.",
+  client_rate_limit: "太頻繁 Too many tile sets made lately: try again later.",
+  profile_limit: "服務已滿 The service holds as many tile sets as it may: ask whoever runs it to remove some.",
+  model_unavailable: "服務暫時不能讀牌 The service cannot read tiles now: try again shortly.",
+  busy: "服務忙碌 The service is busy: try again in a moment.",
+};
+/** The crop of each tile in the grid fits this box (CSS pixels). */
+const CROP_W = 36, CROP_H = 48;
+
+const teach = {
+  upload: null,   // {blob, name}: the layout photo as sent
+  url: null,      // an object URL of it, for the photo and the crops
+  width: 0, height: 0,  // the frame of the tiles' boxes
+  tiles: [],      // {code, read, box, row, confidence}
+  busy: false,
+};
+
+function teachStatus(text, bad = false) {
+  const status = $("#teach-status");
+  status.textContent = text;
+  status.classList.toggle("bad", bad);
+}
+
+function openTeach() {
+  resetTeach();
+  teachStatus("排好牌，拍照 · Lay the set out as above, then take or choose a photo.");
+  $("#teach").showModal();
+}
+
+function resetTeach() {
+  if (teach.url) URL.revokeObjectURL(teach.url);
+  Object.assign(teach, { upload: null, url: null, width: 0, height: 0, tiles: [] });
+  $("#teach-stage").hidden = true;
+  renderTeach();
+}
+
+async function onLayoutPhoto(file) {
+  if (!file || teach.busy) return;
+  resetTeach();
+  teach.busy = true;
+  teachStatus("讀取中… Reading the layout…");
+  $("#teach").classList.add("busy");
+  try {
+    const upload = await shrinkForUpload(file);
+    teach.upload = { blob: upload, name: upload.name || file.name || "layout.jpg" };
+    teach.url = URL.createObjectURL(upload);
+    const size = await showLayoutPhoto(teach.url);
+    const form = new FormData();
+    form.append("image", teach.upload.blob, teach.upload.name);
+    const preview = await api("/v1/profiles/preview", { method: "POST", body: form });
+    // The boxes are in pixels of the photo as sent, unless the answer names its own frame.
+    teach.width = preview.width || size.width;
+    teach.height = preview.height || size.height;
+    teach.tiles = (preview.tiles || []).map((t) => ({ code: t.code, read: t.code, box: t.box, row: t.row,
+      confidence: t.confidence ?? 1 }));
+    renderTeach();
+    const rows = new Set(teach.tiles.map((t) => t.row)).size;
+    teachStatus(`讀到 ${teach.tiles.length} 張牌，${rows} 行 Read ${teach.tiles.length} tiles in ${rows} rows. ` +
+      "Check each code; tap a tile to fix it, then Save." +
+      ((preview.warnings || []).length ? " · " + preview.warnings.join("; ") : ""));
+  } catch (err) {
+    teach.tiles = [];
+    renderTeach();
+    teachStatus(layoutError(err), true);
+  } finally {
+    teach.busy = false;
+    $("#teach").classList.remove("busy");
+    renderTeach();
+  }
+}
+
+function layoutError(err) {
+  const advice = LAYOUT_ADVICE[err.code] || "無法讀取 Could not read the layout photo.";
+  return `${advice} (${err.code}: ${err.message})`;
+}
+
+/** Show the photo; its size in pixels (0 x 0 when this browser cannot decode it, e.g. HEIC outside Safari). */
+async function showLayoutPhoto(url) {
+  const img = $("#teach-photo");
+  img.src = url;
+  $("#teach-stage").hidden = false;
+  try { await img.decode(); } catch (_) { return { width: 0, height: 0 }; }
+  return { width: img.naturalWidth, height: img.naturalHeight };
+}
+
+/** Codes laid more than once in the grid as fixed: a layout holds each tile once. */
+function repeatedCodes() {
+  const seen = new Map();
+  for (const t of teach.tiles) seen.set(t.code, (seen.get(t.code) || 0) + 1);
+  return [...seen].filter(([, n]) => n > 1).map(([code]) => code);
+}
+
+function renderTeach() {
+  const repeated = new Set(repeatedCodes());
+  renderLayoutBoxes(repeated);
+  renderLayoutGrid(repeated);
+  const fixed = teach.tiles.filter((t) => t.code !== t.read).length;
+  $("#teach-check").textContent = repeated.size
+    ? `每種牌只放一張 Each tile is laid once: ${[...repeated].join(", ")} twice. Fix one of each.`
+    : (fixed ? `已修改 ${fixed} 張 ${fixed} fixed.` : "");
+  $("#teach-check").classList.toggle("bad", repeated.size > 0);
+  $("#teach-save").disabled = !teach.tiles.length || repeated.size > 0 || teach.busy;
+}
+
+function renderLayoutBoxes(repeated) {
+  const boxes = $("#teach-boxes");
+  boxes.replaceChildren();
+  if (!teach.width || !teach.height) return;
+  $("#teach-stage").style.aspectRatio = `${teach.width} / ${teach.height}`;
+  teach.tiles.forEach((t, i) => {
+    const [x1, y1, x2, y2] = t.box;
+    boxes.append(el("button", {
+      type: "button", class: "box" + (t.code !== t.read ? " fixed" : "") + (repeated.has(t.code) ? " low" : ""),
+      "data-i": String(i), "data-code": t.code, "aria-label": `tile ${i + 1}: ${t.code}, tap to fix`,
+      style: `left:${(100 * x1) / teach.width}%;top:${(100 * y1) / teach.height}%;` +
+        `width:${(100 * (x2 - x1)) / teach.width}%;height:${(100 * (y2 - y1)) / teach.height}%`,
+      onclick: () => fixLayoutTile(i),
+    }, el("span", { class: "label", text: t.code })));
+  });
+}
+
+/** The rows as read, top to bottom, each tile its crop of the photo and its code. */
+function renderLayoutGrid(repeated) {
+  const grid = $("#teach-grid");
+  const rows = [...new Set(teach.tiles.map((t) => t.row))].sort((a, b) => a - b);
+  grid.replaceChildren(...rows.map((row) => el("div", { class: "layout-row", "data-row": String(row) },
+    el("span", { class: "row-title", text: (LAYOUT_ROWS[row] || { name: `Row ${row + 1}` }).name }),
+    ...teach.tiles.map((t, i) => [t, i]).filter(([t]) => t.row === row).map(([t, i]) => el("button", {
+      type: "button", class: "layout-tile" + (t.code !== t.read ? " fixed" : "") + (repeated.has(t.code) ? " low" : ""),
+      "data-i": String(i), "data-code": t.code, "aria-label": `${t.code}` + (t.code !== t.read ? `, read ${t.read}` : "") +
+        ", tap to fix", onclick: () => fixLayoutTile(i),
+    }, el("span", { class: "crop", style: cropStyle(t.box) }), el("span", { class: "code", text: t.code }))))));
+}
+
+/** A CSS background showing ``box`` of the photo, fitted in CROP_W x CROP_H. */
+function cropStyle(box) {
+  if (!teach.url || !teach.width) return "";
+  const [x1, y1, x2, y2] = box;
+  const scale = Math.min(CROP_W / Math.max(x2 - x1, 1), CROP_H / Math.max(y2 - y1, 1));
+  const left = -x1 * scale + (CROP_W - (x2 - x1) * scale) / 2;
+  const top = -y1 * scale + (CROP_H - (y2 - y1) * scale) / 2;
+  return `background-image:url("${teach.url}");background-size:${teach.width * scale}px ${teach.height * scale}px;` +
+    `background-position:${left}px ${top}px`;
+}
+
+function fixLayoutTile(i) {
+  const t = teach.tiles[i];
+  pickCode(`排列第 ${i + 1} 張 Layout tile ${i + 1}` + (t.code !== t.read ? ` (read ${t.read})` : ""), t.code,
+    (code) => { t.code = code; renderTeach(); });
+}
+
+async function saveProfile() {
+  if (!teach.upload || !teach.tiles.length || teach.busy) return;
+  teach.busy = true;
+  renderTeach();
+  teachStatus("儲存中… Saving my tile set…");
+  $("#teach").classList.add("busy");
+  const form = new FormData();
+  form.append("image", teach.upload.blob, teach.upload.name);
+  form.append("tiles", JSON.stringify(teach.tiles.map((t) => ({ code: t.code, box: t.box }))));
+  try {
+    const created = await api("/v1/profiles", { method: "POST", body: form });
+    const previous = currentProfile();
+    keepProfile(created, `已儲存 Saved: every photo is now read with my tile set (${created.codes.length} kinds).` +
+      ((created.warnings || []).length ? " · " + created.warnings.join("; ") : ""));
+    if (previous && previous.id !== created.id) {  // the one it replaces, so the service's store does not fill up
+      api(profilePath(previous), { method: "DELETE", headers: profileHeaders(previous) }).catch(() => {});
+    }
+    $("#teach").close();
+  } catch (err) {
+    teachStatus(`未能儲存 Could not save. ${layoutError(err)}`, true);
+  } finally {
+    teach.busy = false;
+    $("#teach").classList.remove("busy");
+    renderTeach();
+  }
+}
+
+function initTeach() {
+  $("#teach-open").addEventListener("click", openTeach);
+  $("#teach-save").addEventListener("click", saveProfile);
+  $("#teach-cancel").addEventListener("click", () => $("#teach").close());
+  $("#teach").addEventListener("close", resetTeach);
+  for (const id of ["#teach-camera", "#teach-file"]) {
+    $(id).addEventListener("change", (e) => { onLayoutPhoto(e.target.files[0]); e.target.value = ""; });
+  }
+  $("#teach-rows").replaceChildren(...LAYOUT_ROWS.map((row) => el("li", {},
+    el("b", { text: row.name }), ` ${row.codes[0]} … ${row.codes[row.codes.length - 1]}`)));
+}
