@@ -25,6 +25,7 @@ from sqlalchemy import DateTime, Index, Integer, LargeBinary, String, create_eng
 from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.pool import StaticPool
 
 from mjlens.vision.profile import Profile, ProfileError
 
@@ -141,6 +142,13 @@ def with_examples(stored: Profile, added: Profile, per_code: int) -> tuple[Profi
     return dataclasses.replace(merged, example_codes=tuple(names[i] for i in kept), features=features[kept]), dropped
 
 
+def _engine(url: str) -> Engine:
+    if make_url(url).get_backend_name() == "sqlite" and make_url(url).database in (None, "", ":memory:"):
+        # one in-memory database for every thread, not one per connection
+        return create_engine(url, poolclass=StaticPool, connect_args={"check_same_thread": False})
+    return create_engine(url)
+
+
 def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)  # SQLite gives back naive UTC times
 
@@ -160,10 +168,13 @@ class ProfileStore:
             from .profile_migrations import upgrade
 
             try:
-                engine = create_engine(database_url(self.setting))
+                engine = _engine(database_url(self.setting))
                 upgrade(engine)
             except SQLAlchemyError as err:
                 raise StoreError("profile_store", f"the profile database cannot be opened: {type(err).__name__}"
+                                 ) from None
+            except ImportError as err:  # a URL whose driver is not installed (postgresql:// wants psycopg2)
+                raise StoreError("profile_store", f"the profile database's driver is not installed: {err.name}"
                                  ) from None
             self._engine = engine
         return self._engine

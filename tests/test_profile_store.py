@@ -4,7 +4,9 @@ one)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 import numpy as np
@@ -184,6 +186,15 @@ def test_a_database_that_cannot_be_opened_is_a_store_error(tmp_path):
     with pytest.raises(StoreError) as err:
         ProfileStore(str(tmp_path / "no" / "such" / "folder" / "p.db")).get("x", "y")
     assert err.value.code == "profile_store"
-    with pytest.raises(StoreError) as err:
-        ProfileStore("nosuchdialect://x/y").get("x", "y")
-    assert err.value.code == "profile_store"
+    no_driver = [] if importlib.util.find_spec("pg8000") else ["postgresql+pg8000://x@y/z"]
+    for url in ["nosuchdialect://x/y", "mssql+nosuchdriver://x/y", *no_driver]:
+        with pytest.raises(StoreError) as err:
+            ProfileStore(url).get("x", "y")
+        assert err.value.code == "profile_store"
+
+
+def test_an_in_memory_database_is_one_for_every_thread():
+    store = ProfileStore("sqlite://")
+    created = store.create(small_profile(), ALICE)
+    with ThreadPoolExecutor(2) as pool:
+        assert pool.submit(store.get, created.id, created.token).result().codes == ("1m", "2m", "5z")
