@@ -449,7 +449,20 @@ def test_a_layout_photo_that_cannot_be_read_says_what_to_do(real_server, browser
 
 
 def test_a_profile_the_service_no_longer_has_is_dropped_with_a_message(real_server, browser):
-    _fresh_page(browser, real_server, {"mjlens-profile": json.dumps({"id": "gone", "token": "t" * 43, "codes": []})})
+    gone = json.dumps({"id": "gone", "token": "t" * 43, "codes": []})
+    _fresh_page(browser, real_server, {"mjlens-profile": gone})  # found out when the page opens
     WebDriverWait(browser, 30).until(lambda d: _kept_profile(d) is None)
     assert "no longer has your tile set" in browser.find_element(By.ID, "profile-note").text
     assert "Not in use" in browser.find_element(By.ID, "profile-state").text
+
+    # ... or when a photo is read with it: the photo is read again without it
+    recorder: PostRecorder = SERVED["recorder"]
+    browser.execute_script("localStorage.setItem('mjlens-profile', arguments[0]); profileNote('')", gone)
+    posts = len(recorder.posts)
+    browser.find_element(By.ID, "photo-input").send_keys(str(HAND))
+    WebDriverWait(browser, 90).until(lambda d: "Found" in d.find_element(By.ID, "status").text,
+                                     message=f"status: {browser.find_element(By.ID, 'status').text!r}")
+    reads = [post["fields"].get("profile") for post in recorder.posts[posts:] if post["path"] == "/v1/recognize"]
+    assert reads == ["gone", None]
+    assert _kept_profile(browser) is None and "no longer has" in browser.find_element(By.ID, "profile-note").text
+    assert "read with my tile set" not in browser.find_element(By.ID, "status").text

@@ -142,9 +142,9 @@ async function onPhoto(file) {
 }
 
 /** POST /v1/recognize, with the player's tile set when the page keeps one (profile.js). A tile set the service no
- * longer has is dropped, saying so, and the photo is read again without it. */
-async function readPhoto(upload, name) {
-  const profile = currentProfile();
+ * longer has is dropped, saying so, and one its reader cannot use (made for another crop classifier) is left
+ * aside, saying so: either way the photo is read again without it. */
+async function readPhoto(upload, name, profile = currentProfile()) {
   const form = new FormData();
   form.append("image", upload, name);
   if (profile) form.append("profile", profile.id);
@@ -153,9 +153,11 @@ async function readPhoto(upload, name) {
       headers: profile ? profileHeaders(profile) : {} });
     return { recognition, profile };
   } catch (err) {
-    if (!profile || err.code !== "profile_not_found") throw err;
-    dropProfile(PROFILE_GONE);
-    return readPhoto(upload, name);
+    if (!profile) throw err;
+    if (err.code === "profile_not_found") dropProfile(PROFILE_GONE);
+    else if (err.code === "profile_classifier") profileNote(`${PROFILE_UNUSABLE} (${err.message})`, true);
+    else throw err;
+    return readPhoto(upload, name, null);
   }
 }
 

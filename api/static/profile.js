@@ -9,6 +9,8 @@ const PROFILE_KEY = "mjlens-profile";
 const LEARN_KEY = "mjlens-learn-corrections";
 const TOKEN_HEADER = "X-Profile-Token";
 const PROFILE_GONE = "此服務已沒有你的牌組，請再教一次 · The service no longer has your tile set: teach it again.";
+const PROFILE_UNUSABLE = "此服務的讀牌器用不了你的牌組，請再教一次 · The service's reader cannot use your tile set (made " +
+  "for another reader): the photo was read without it; teach it again.";
 
 /** The kept profile, {id, token, codes}, or null. */
 function currentProfile() {

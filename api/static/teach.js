@@ -39,6 +39,7 @@ const teach = {
   width: 0, height: 0,  // the frame of the tiles' boxes
   tiles: [],      // {code, read, box, row, confidence}
   busy: false,
+  seq: 0,         // a reading answered after the dialog was closed or another photo chosen is dropped
 };
 
 function teachStatus(text, bad = false) {
@@ -54,6 +55,9 @@ function openTeach() {
 }
 
 function resetTeach() {
+  teach.seq += 1;
+  teach.busy = false;
+  $("#teach").classList.remove("busy");
   if (teach.url) URL.revokeObjectURL(teach.url);
   Object.assign(teach, { upload: null, url: null, width: 0, height: 0, tiles: [] });
   $("#teach-stage").hidden = true;
@@ -61,38 +65,45 @@ function resetTeach() {
 }
 
 async function onLayoutPhoto(file) {
-  if (!file || teach.busy) return;
+  if (!file) return;
   resetTeach();
+  const seq = teach.seq;
   teach.busy = true;
   teachStatus("讀取中… Reading the layout…");
   $("#teach").classList.add("busy");
+  let preview = null, size = null, failure = null;
   try {
     const upload = await shrinkForUpload(file);
+    if (seq !== teach.seq) return;
     teach.upload = { blob: upload, name: upload.name || file.name || "layout.jpg" };
     teach.url = URL.createObjectURL(upload);
-    const size = await showLayoutPhoto(teach.url);
+    size = await showLayoutPhoto(teach.url);
     const form = new FormData();
     form.append("image", teach.upload.blob, teach.upload.name);
-    const preview = await api("/v1/profiles/preview", { method: "POST", body: form });
-    // The boxes are in pixels of the photo as sent, unless the answer names its own frame.
-    teach.width = preview.width || size.width;
-    teach.height = preview.height || size.height;
-    teach.tiles = (preview.tiles || []).map((t) => ({ code: t.code, read: t.code, box: t.box, row: t.row,
-      confidence: t.confidence ?? 1 }));
-    renderTeach();
-    const rows = new Set(teach.tiles.map((t) => t.row)).size;
-    teachStatus(`讀到 ${teach.tiles.length} 張牌，${rows} 行 Read ${teach.tiles.length} tiles in ${rows} rows. ` +
-      "Check each code; tap a tile to fix it, then Save." +
-      ((preview.warnings || []).length ? " · " + preview.warnings.join("; ") : ""));
+    preview = await api("/v1/profiles/preview", { method: "POST", body: form });
   } catch (err) {
-    teach.tiles = [];
-    renderTeach();
-    teachStatus(layoutError(err), true);
-  } finally {
-    teach.busy = false;
-    $("#teach").classList.remove("busy");
-    renderTeach();
+    failure = err;
   }
+  if (seq !== teach.seq) return;
+  teach.busy = false;
+  $("#teach").classList.remove("busy");
+  if (failure) {
+    renderTeach();
+    teachStatus(layoutError(failure), true);
+    return;
+  }
+  // The boxes are in pixels of the photo as sent, unless the answer names its own frame.
+  teach.width = preview.width || size.width;
+  teach.height = preview.height || size.height;
+  teach.tiles = (preview.tiles || []).map((t) => ({ code: t.code, read: t.code, box: t.box, row: t.row,
+    confidence: t.confidence ?? 1 }));
+  renderTeach();
+  const rows = new Set(teach.tiles.map((t) => t.row)).size;
+  const unsure = teach.tiles.filter((t) => t.confidence < LOW_CONFIDENCE).length;
+  teachStatus(`讀到 ${teach.tiles.length} 張牌，${rows} 行 Read ${teach.tiles.length} tiles in ${rows} rows. ` +
+    "Check each code; tap a tile to fix it, then Save." +
+    (unsure ? ` ${unsure} 張需確認 ${unsure} to check (dashed).` : "") +
+    ((preview.warnings || []).length ? " · " + preview.warnings.join("; ") : ""));
 }
 
 function layoutError(err) {
@@ -128,6 +139,13 @@ function renderTeach() {
   $("#teach-save").disabled = !teach.tiles.length || repeated.size > 0 || teach.busy;
 }
 
+/** Fixed by the player, laid twice, or read unsurely (and not fixed since). */
+function tileFlags(t, repeated) {
+  if (repeated.has(t.code)) return " repeated";
+  if (t.code !== t.read) return " fixed";
+  return t.confidence < LOW_CONFIDENCE ? " low" : "";
+}
+
 function renderLayoutBoxes(repeated) {
   const boxes = $("#teach-boxes");
   boxes.replaceChildren();
@@ -136,7 +154,7 @@ function renderLayoutBoxes(repeated) {
   teach.tiles.forEach((t, i) => {
     const [x1, y1, x2, y2] = t.box;
     boxes.append(el("button", {
-      type: "button", class: "box" + (t.code !== t.read ? " fixed" : "") + (repeated.has(t.code) ? " low" : ""),
+      type: "button", class: "box" + tileFlags(t, repeated),
       "data-i": String(i), "data-code": t.code, "aria-label": `tile ${i + 1}: ${t.code}, tap to fix`,
       style: `left:${(100 * x1) / teach.width}%;top:${(100 * y1) / teach.height}%;` +
         `width:${(100 * (x2 - x1)) / teach.width}%;height:${(100 * (y2 - y1)) / teach.height}%`,
@@ -147,15 +165,20 @@ function renderLayoutBoxes(repeated) {
 
 /** The rows as read, top to bottom, each tile its crop of the photo and its code. */
 function renderLayoutGrid(repeated) {
-  const grid = $("#teach-grid");
   const rows = [...new Set(teach.tiles.map((t) => t.row))].sort((a, b) => a - b);
-  grid.replaceChildren(...rows.map((row) => el("div", { class: "layout-row", "data-row": String(row) },
-    el("span", { class: "row-title", text: (LAYOUT_ROWS[row] || { name: `Row ${row + 1}` }).name }),
-    ...teach.tiles.map((t, i) => [t, i]).filter(([t]) => t.row === row).map(([t, i]) => el("button", {
-      type: "button", class: "layout-tile" + (t.code !== t.read ? " fixed" : "") + (repeated.has(t.code) ? " low" : ""),
-      "data-i": String(i), "data-code": t.code, "aria-label": `${t.code}` + (t.code !== t.read ? `, read ${t.read}` : "") +
-        ", tap to fix", onclick: () => fixLayoutTile(i),
-    }, el("span", { class: "crop", style: cropStyle(t.box) }), el("span", { class: "code", text: t.code }))))));
+  $("#teach-grid").replaceChildren(...rows.map((row) => {
+    const name = (LAYOUT_ROWS[row] || { name: `Row ${row + 1}` }).name;
+    const tiles = teach.tiles.map((t, i) => [t, i]).filter(([t]) => t.row === row);
+    return el("div", { class: "layout-row", role: "group", "aria-label": name, "data-row": String(row) },
+      el("span", { class: "row-title", text: name }), ...tiles.map(([t, i]) => layoutTile(t, i, repeated)));
+  }));
+}
+
+function layoutTile(t, i, repeated) {
+  const label = t.code + (t.code !== t.read ? `, read as ${t.read}` : "") + ", tap to fix";
+  return el("button", { type: "button", class: "layout-tile" + tileFlags(t, repeated), "data-i": String(i),
+    "data-code": t.code, "aria-label": label, onclick: () => fixLayoutTile(i) },
+  el("span", { class: "crop", style: cropStyle(t.box) }), el("span", { class: "code", text: t.code }));
 }
 
 /** A CSS background showing ``box`` of the photo, fitted in CROP_W x CROP_H. */
