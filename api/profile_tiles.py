@@ -4,15 +4,17 @@ the photo as decoded (EXIF orientation applied), the coordinates ``/v1/recognize
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from mjlens.scoring.tiles import DETECTOR_CLASSES
-from mjlens.vision.profile.sources import LabelledTile
 
 from .errors import quoted
 from .jsonlimits import JsonLimitError, loads_limited
+
+if TYPE_CHECKING:
+    from mjlens.vision.profile.sources import LabelledTile
 
 #: Pixels a box may reach past the photo's edge (the detector's boxes are clipped to it; a client may round).
 EDGE_SLACK_PX = 1.0

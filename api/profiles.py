@@ -18,13 +18,14 @@ from fastapi import APIRouter, FastAPI, File, Form, Header, Request, UploadFile
 from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import SQLAlchemyError
 
-from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES
+from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.profile import Profile, ProfiledClassifier, ProfileError
 from mjlens.vision.runtime.decode import DecodedImage, ImageError, load_image
 
 from .errors import ApiError, ErrorBody
-from .profile_store import ExamplesAdded, ProfileStore, StoreError, StoreLimits, client_digest
+from .profile_store import ProfileStore, StoreError, StoreLimits, client_digest
 from .profile_tiles import BadTiles, TileLabel, in_photo, parse_tiles
+from .profile_warnings import examples_warnings, row_warnings, tiles_warnings
 from .settings import Settings
 from .uploads import IMAGE_ERROR_STATUS, check_image
 
@@ -151,42 +152,6 @@ def client_of(request: Request) -> str:
     return client_digest("address", request.client.host if request.client else "unknown")
 
 
-def _row_warnings(codes: Any) -> list[str]:
-    """What a layout's codes say of the set: each row it lacks, taken as a row the set does not have."""
-    from mjlens.vision.profile.calibration import ROW_NAMES
-    from mjlens.vision.profile.layout import SHEET_ROWS
-
-    return [f"no {name} row in the photo: the set is taken to have none, and the reader reads none"
-            for name, row in zip(ROW_NAMES, SHEET_ROWS, strict=True) if not set(row) & set(codes)]
-
-
-def _tiles_warnings(profile: Profile, labels: list[TileLabel]) -> list[str]:
-    from mjlens.vision.profile.sources import COMPLETE_SET_CODES
-
-    backs = sum(label.code == BACK_CODE for label in labels)
-    warnings = [f"{backs} face-down tile(s) left out: they teach nothing of the faces"] if backs else []
-    if profile.complete:
-        return warnings + _row_warnings(profile.codes)
-    missing = sorted(COMPLETE_SET_CODES - set(profile.codes), key=DETECTOR_CLASSES.index)
-    return warnings + [f"the tiles lack {len(missing)} code(s) of 1m..7z ({', '.join(missing[:9])}"
-                       f"{', ...' if len(missing) > 9 else ''}): the profile does not name the set's codes, and a code "
-                       f"it has no example of is read by the shipped classifier alone"]
-
-
-def _examples_warnings(before: Profile, labels: list[TileLabel], result: ExamplesAdded, per_code: int) -> list[str]:
-    backs = sum(label.code == BACK_CODE for label in labels)
-    warnings = [f"{backs} face-down tile(s) left out: they teach nothing of the faces"] if backs else []
-    if result.dropped:
-        counts = ", ".join(f"{code} {n}" for code, n in sorted(result.dropped.items(),
-                                                                key=lambda item: DETECTOR_CLASSES.index(item[0])))
-        warnings.append(f"the oldest examples were dropped ({counts}): a profile keeps {per_code} of a code")
-    if before.complete:
-        new = sorted(set(result.profile.codes) - set(before.codes), key=DETECTOR_CLASSES.index)
-        if new:
-            warnings.append(f"the profile said the set has no {', '.join(new)}; it now does")
-    return warnings
-
-
 def _decoded(reader: Any, data: bytes) -> DecodedImage:
     return load_image(data, target_side=reader.decode_side)
 
@@ -282,10 +247,10 @@ def _router() -> APIRouter:
         await _in_store(request, "check_client", client)  # before the photo is read: over a limit costs nothing
         if labels is None:
             profile = await _read(request, _make_profile, data)
-            warnings = _row_warnings(profile.codes)
+            warnings = row_warnings(profile.codes)
         else:
             profile = await _read(request, _profile_of_tiles, data, labels, True)
-            warnings = _tiles_warnings(profile, labels)
+            warnings = tiles_warnings(profile, labels)
         created = await _in_store(request, "create", profile, client)
         return JSONResponse({"id": created.id, "token": created.token, "codes": list(profile.codes),
                              "warnings": warnings}, status_code=201)
@@ -300,7 +265,7 @@ def _router() -> APIRouter:
         reading = await _read(request, _read_layout, data)
         tiles = [{"code": tile.code, "box": [round(float(v), 1) for v in tile.box], "row": tile.row,
                   "confidence": round(tile.confidence, 3)} for tile in reading.tiles]
-        return JSONResponse({"tiles": tiles, "codes": list(reading.codes), "warnings": _row_warnings(reading.codes)})
+        return JSONResponse({"tiles": tiles, "codes": list(reading.codes), "warnings": row_warnings(reading.codes)})
 
     @router.get("/profiles/{profile_id}", summary="What a profile holds (its token in X-Profile-Token)")
     async def read(request: Request, profile_id: str, token: TokenHeader = None) -> JSONResponse:
@@ -328,7 +293,7 @@ def _router() -> APIRouter:
             raise ApiError(404, "profile_not_found", NOT_FOUND)
         request.app.state.profile_readers.forget(profile_id)  # the next photo reads with the new examples
         counts = Counter(result.profile.example_codes)
-        warnings = _examples_warnings(before, labels, result, request.app.state.settings.profile_examples_per_code)
+        warnings = examples_warnings(before, labels, result, request.app.state.settings.profile_examples_per_code)
         return JSONResponse({"id": profile_id, "codes": list(result.profile.codes),
                              "examples": {code: counts[code] for code in DETECTOR_CLASSES if counts[code]},
                              "added": result.added, "warnings": warnings})
