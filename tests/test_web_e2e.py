@@ -433,6 +433,28 @@ def test_teach_my_tiles_read_a_hand_with_them_and_forget_them(real_server, brows
     assert gone.value.code == 404
 
 
+def test_a_sideways_layout_photo_is_boxed_upright(real_server, browser, layout_photo, tmp_path):
+    """A phone's photo held sideways: its pixels turned, its EXIF orientation saying so. The service reads it
+    upright, and the page draws the boxes on the upright photo (the frame the boxes are in)."""
+    from PIL import Image
+
+    upright = Image.open(layout_photo)
+    sideways = tmp_path / "sideways.jpg"
+    exif = Image.Exif()
+    exif[0x0112] = 6  # shown turned 90 degrees clockwise
+    upright.transpose(Image.Transpose.ROTATE_90).save(sideways, exif=exif.tobytes())
+    _fresh_page(browser, real_server)
+    browser.find_element(By.ID, "teach-open").click()
+    browser.find_element(By.ID, "teach-file").send_keys(str(sideways))
+    WebDriverWait(browser, 90).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#teach-grid .layout-tile"),
+                                     message=f"teach status: {browser.find_element(By.ID, 'teach-status').text!r}")
+    assert browser.execute_script("return [teach.width, teach.height]") == list(upright.size)
+    boxes = browser.execute_script("return teach.tiles.map((t) => t.box)")
+    assert max(b[2] for b in boxes) <= upright.width + 1 and max(b[3] for b in boxes) <= upright.height + 1
+    browser.execute_script("arguments[0].scrollIntoView()", browser.find_element(By.ID, "teach-stage"))
+    browser.save_screenshot(str(tmp_path / "phone-teach-sideways.png"))
+
+
 def test_a_layout_photo_that_cannot_be_read_says_what_to_do(real_server, browser, tmp_path):
     from PIL import Image
 
