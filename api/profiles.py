@@ -171,10 +171,11 @@ def _profile_of_tiles(reader: Any, features: Any, data: bytes, labels: list[Tile
     return (profile_from_layout_tiles if layout else profile_from_corrected_photo)(image, tiles, features)
 
 
-def _read_layout(reader: Any, features: Any, data: bytes) -> Any:
+def _read_layout(reader: Any, features: Any, data: bytes) -> tuple[Any, DecodedImage]:
     from mjlens.vision.profile.calibration import read_sheet
 
-    return read_sheet(reader, _decoded(reader, data), features)
+    image = _decoded(reader, data)
+    return read_sheet(reader, image, features), image
 
 
 def _features(request: Request, reader: Any) -> Any:
@@ -256,16 +257,17 @@ def _router() -> APIRouter:
                              "warnings": warnings}, status_code=201)
 
     @router.post("/profiles/preview", summary="Read a photo of a tile set laid out, keeping nothing",
-                 description="The layout read as `POST /v1/profiles` reads it: `{tiles: [{code, box, row, "
-                             "confidence}], codes, warnings}`, or the same errors. Show it, let the player fix it, "
-                             "then make the profile with `POST /v1/profiles` and `tiles`.")
+                 description="The layout read as `POST /v1/profiles` reads it: `{width, height, tiles: [{code, box, "
+                             "row, confidence}], codes, warnings}`, or the same errors. Show it, let the player fix "
+                             "it, then make the profile with `POST /v1/profiles` and `tiles`.")
     async def preview(request: Request, image: Annotated[UploadFile, File(description="JPEG/PNG/WebP/HEIC")]
                       ) -> JSONResponse:
         data = await _upload(request, image)
-        reading = await _read(request, _read_layout, data)
+        reading, image = await _read(request, _read_layout, data)
         tiles = [{"code": tile.code, "box": [round(float(v), 1) for v in tile.box], "row": tile.row,
                   "confidence": round(tile.confidence, 3)} for tile in reading.tiles]
-        return JSONResponse({"tiles": tiles, "codes": list(reading.codes), "warnings": row_warnings(reading.codes)})
+        return JSONResponse({"width": image.width, "height": image.height, "tiles": tiles, "codes": list(reading.codes),
+                             "warnings": row_warnings(reading.codes)})
 
     @router.get("/profiles/{profile_id}", summary="What a profile holds (its token in X-Profile-Token)")
     async def read(request: Request, profile_id: str, token: TokenHeader = None) -> JSONResponse:

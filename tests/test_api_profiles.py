@@ -141,11 +141,12 @@ def test_the_preview_is_the_layout_and_its_tiles_make_the_same_profile(client, s
     before = stored_count(client)
     layout = [c for row in SHEET_ROWS for c in row]
     assert preview["codes"] == layout and preview["warnings"] == [] and stored_count(client) == before
+    height, width = cv2.imread(str(sheet_path)).shape[:2]
+    assert (preview["width"], preview["height"]) == (width, height)
     assert [t["code"] for t in preview["tiles"]] == layout
     assert [t["row"] for t in preview["tiles"]] == [i for i, row in enumerate(SHEET_ROWS) for _ in row]
     assert all(0 <= t["confidence"] <= 1 for t in preview["tiles"])
     truth = {}  # each tile's box as the synthetic layout's labels place it
-    height, width = cv2.imread(str(sheet_path)).shape[:2]
     for line in (sheet_path.parent.parent / "labels" / f"{sheet_path.stem}.txt").read_text().splitlines():
         k, x, y, w, h = (float(v) for v in line.split())
         truth[DETECTOR_CLASSES[int(k)]] = ((x - w / 2) * width, (y - h / 2) * height)
