@@ -418,19 +418,38 @@ def test_teach_my_tiles_read_a_hand_with_them_and_forget_them(real_server, brows
     assert [t["code"] for t in json.loads(added["fields"]["tiles"])] == [other]
     assert other in browser.find_element(By.ID, "profile-note").text
 
+    # teach again: the new profile replaces the kept one, which the service deletes
+    browser.execute_script("window.scrollTo(0, 0)")
+    browser.find_element(By.ID, "teach-open").click()
+    browser.find_element(By.ID, "teach-file").send_keys(str(layout_photo))
+    wait.until(lambda d: d.find_element(By.ID, "teach-save").is_enabled())
+    browser.find_element(By.ID, "teach-save").click()
+    wait.until(lambda d: (_kept_profile(d) or {}).get("id") not in (None, kept["id"]))
+    wait.until(lambda d: _profile_status(real_server, kept) == 404)
+    again = _kept_profile(browser)
+    assert _profile_status(real_server, again) == 200
+
     # forget: the service deletes it and the page drops it
     browser.find_element(By.ID, "profile-forget").click()
     browser.switch_to.alert.accept()
     wait.until(lambda d: "Not in use" in d.find_element(By.ID, "profile-state").text)
     assert _kept_profile(browser) is None and "Forgotten" in browser.find_element(By.ID, "profile-note").text
     assert not browser.find_element(By.ID, "profile-badge").is_displayed()
+    assert _profile_status(real_server, again) == 404
+
+
+def _profile_status(url: str, profile: dict) -> int:
+    """The status GET /v1/profiles/{id} answers with the profile's token."""
     import urllib.error
     import urllib.request
 
-    with pytest.raises(urllib.error.HTTPError) as gone:
-        urllib.request.urlopen(urllib.request.Request(f"{real_server}/v1/profiles/{kept['id']}",
-                                                      headers={"X-Profile-Token": kept["token"]}), timeout=30)
-    assert gone.value.code == 404
+    request = urllib.request.Request(f"{url}/v1/profiles/{profile['id']}",
+                                     headers={"X-Profile-Token": profile["token"]})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            return answer.status
+    except urllib.error.HTTPError as err:
+        return err.code
 
 
 def test_a_sideways_layout_photo_is_boxed_upright(real_server, browser, layout_photo, tmp_path):
