@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import hashlib
 import re
 import threading
 from collections import Counter, OrderedDict
@@ -64,25 +65,38 @@ def install(app: FastAPI, settings: Settings, dependencies: list, responses: dic
     app.include_router(_router(), prefix="/v1", dependencies=dependencies, responses=responses)
 
 
+def fingerprint(profile: Profile) -> str:
+    """What a profile's reader is built from, in a few bytes: a reader built from an older copy of the profile (read
+    from the store before examples were added) is never taken for the newer."""
+    digest = hashlib.sha256(profile.features.tobytes())
+    for part in (profile.codes, profile.example_codes, (str(profile.complete),), (profile.reliance.tobytes().hex(),)):
+        digest.update("\x1f".join(part).encode())
+    return digest.hexdigest()
+
+
 class ProfileReaders:
-    """The service's tile reader with a client's profile, the last ``READERS_KEPT`` kept by profile id."""
+    """The service's tile reader with a client's profile, the last ``READERS_KEPT`` kept by profile id, each with the
+    ``fingerprint`` of the profile it reads with."""
 
     def __init__(self) -> None:
-        self._kept: OrderedDict[str, Any] = OrderedDict()
+        self._kept: OrderedDict[str, tuple[str, Any]] = OrderedDict()
         self._lock = threading.Lock()
 
     def reader(self, base: Any, profile_id: str, profile: Profile) -> Any:
         from mjlens.vision.recognize import Recognizer
 
+        made_from = fingerprint(profile)
         with self._lock:
-            if profile_id in self._kept:
+            kept = self._kept.get(profile_id)
+            if kept is not None and kept[0] == made_from:
                 self._kept.move_to_end(profile_id)
-                return self._kept[profile_id]
+                return kept[1]
         reader = copy.copy(base)  # the same detector and thresholds, its own classifier
         reader.classifier = ProfiledClassifier(shipped_classifier(base), profile)
         recognizer = Recognizer(detector=reader)
         with self._lock:
-            self._kept[profile_id] = recognizer
+            self._kept[profile_id] = (made_from, recognizer)
+            self._kept.move_to_end(profile_id)
             while len(self._kept) > READERS_KEPT:
                 self._kept.popitem(last=False)
         return recognizer

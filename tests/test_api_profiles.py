@@ -21,6 +21,7 @@ from sqlalchemy import select  # noqa: E402
 
 from mjlens.api.app import UPLOAD_PATHS, create_app  # noqa: E402
 from mjlens.api.profile_store import StoredProfile  # noqa: E402
+from mjlens.api.profiles import fingerprint  # noqa: E402
 from mjlens.api.settings import Settings  # noqa: E402
 from mjlens.scoring.tiles import DETECTOR_CLASSES  # noqa: E402
 from mjlens.vision.profile.layout import SHEET_ROWS  # noqa: E402
@@ -208,6 +209,11 @@ def test_corrections_are_added_to_a_profile_and_read_with_at_once(client, sheet,
     assert body["examples"]["1m"] == 12 and body["examples"]["2z"] == 5 and body["examples"]["9m"] == 4
     assert "face-down" in body["warnings"][0] and "1m 1" in body["warnings"][1]  # 4 + 9 of 1m: the oldest dropped
     assert created["id"] not in client.app.state.profile_readers._kept  # the next photo reads with them
+    again = client.post("/v1/recognize", files={"image": ("hand.jpg", HAND.read_bytes(), "image/jpeg")},
+                        data={"profile": created["id"]}, headers=token)
+    assert again.status_code == 200
+    now = client.app.state.profiles.get(created["id"], created["token"])
+    assert client.app.state.profile_readers._kept[created["id"]][0] == fingerprint(now)
     summary = client.get(f"/v1/profiles/{created['id']}", headers=token).json()
     assert summary["examples"] == 168 + 8 + 1 and summary["sources"] == ["sheet", "corrections"]
     for headers in ({"X-Profile-Token": "wrong"}, {}):
