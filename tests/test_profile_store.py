@@ -198,3 +198,21 @@ def test_an_in_memory_database_is_one_for_every_thread():
     created = store.create(small_profile(), ALICE)
     with ThreadPoolExecutor(2) as pool:
         assert pool.submit(store.get, created.id, created.token).result().codes == ("1m", "2m", "5z")
+
+
+def test_the_migrations_ship_in_the_wheel():
+    """Each folder of migration scripts is a package of the wheel (its .py files ship), and the revisions form one
+    line from 0001 to the head."""
+    import tomllib
+    from pathlib import Path
+
+    from alembic.script import ScriptDirectory
+
+    from mjlens.api.profile_migrations import MIGRATIONS, alembic_config
+
+    repo = Path(__file__).resolve().parent.parent
+    packages = set(tomllib.loads((repo / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    for folder in (MIGRATIONS, *(p for p in MIGRATIONS.rglob("*") if p.is_dir() and p.name != "__pycache__")):
+        assert ".".join(("mjlens", "api", *folder.relative_to(MIGRATIONS.parent).parts)) in packages, folder
+    revisions = [r.revision for r in ScriptDirectory.from_config(alembic_config()).walk_revisions()]
+    assert revisions[-1] == "0001" and revisions[0] == head() and len(set(revisions)) == len(revisions)
