@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import tomllib
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,6 +19,7 @@ pytest.importorskip("alembic")
 
 from alembic.autogenerate import compare_metadata  # noqa: E402
 from alembic.migration import MigrationContext  # noqa: E402
+from alembic.script import ScriptDirectory  # noqa: E402
 from sqlalchemy import (  # noqa: E402
     Column,
     DateTime,
@@ -30,7 +33,7 @@ from sqlalchemy import (  # noqa: E402
     text,
 )
 
-from mjlens.api.profile_migrations import head  # noqa: E402
+from mjlens.api.profile_migrations import MIGRATIONS, alembic_config, head  # noqa: E402
 from mjlens.api.profile_store import (  # noqa: E402
     Base,
     ProfileCreation,
@@ -203,13 +206,6 @@ def test_an_in_memory_database_is_one_for_every_thread():
 def test_the_migrations_ship_in_the_wheel():
     """Each folder of migration scripts is a package of the wheel (its .py files ship), and the revisions form one
     line from 0001 to the head."""
-    import tomllib
-    from pathlib import Path
-
-    from alembic.script import ScriptDirectory
-
-    from mjlens.api.profile_migrations import MIGRATIONS, alembic_config
-
     repo = Path(__file__).resolve().parent.parent
     packages = set(tomllib.loads((repo / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     for folder in (MIGRATIONS, *(p for p in MIGRATIONS.rglob("*") if p.is_dir() and p.name != "__pycache__")):
