@@ -32,8 +32,8 @@ FLOWER_PLACES = {"with_melds": 0.35, "left": 0.25, "right": 0.2, "own_row": 0.2}
 class Habits:
     """How often, and how strongly, scenes show the table habits of real photos (tile widths, degrees)."""
 
-    p_uneven: float = 0.6  # share of concealed rows with one uneven gap inside
-    uneven_gap: tuple[float, float] = (0.08, 0.28)  # that gap, on top of the row's own
+    p_uneven: float = 0.6  # share of concealed rows (of 4 tiles or more) with one uneven gap inside
+    uneven_gap: tuple[float, float] = (0.1, 0.35)  # that gap, on top of the row's own (less than a winning gap)
     uneven_shift: float = 0.12  # the tile after it pushed this far out of line at most
     uneven_turn: float = 4.0  # ... and turned this far at most
     winning_gap: tuple[float, float] = (0.4, 1.2)  # the winning tile set apart by this
@@ -144,8 +144,9 @@ def layout_hand(rng: np.random.Generator, shown: HandShown, habits: Habits | Non
     if habits is not None:
         if habit_rng is None:
             raise ValueError("table habits need a generator of their own")
-        if len(shown.row) >= 2 and habit_rng.random() < habits.p_uneven:
-            uneven = (int(habit_rng.integers(len(shown.row) - 1)), float(habit_rng.uniform(*habits.uneven_gap)),
+        # inside the row: a gap before its last tile or after its first would be a tile set apart
+        if len(shown.row) >= 4 and habit_rng.random() < habits.p_uneven:
+            uneven = (int(habit_rng.integers(1, len(shown.row) - 2)), float(habit_rng.uniform(*habits.uneven_gap)),
                       float(habit_rng.uniform(-1, 1)) * habits.uneven_shift,
                       float(habit_rng.uniform(-1, 1)) * habits.uneven_turn)
         winning_gap = float(habit_rng.uniform(*habits.winning_gap))
