@@ -14,7 +14,7 @@ from mjlens.vision.detection import Detection
 from mjlens.vision.hand.layout import assemble
 from mjlens.vision.synth.art import ArtBank
 from mjlens.vision.synth.generate import generate_one, write_dataset, yolo_lines
-from mjlens.vision.synth.measure_layout import check, check_reading
+from mjlens.vision.synth.measure_layout import check, check_reading, check_structure, with_true_codes
 
 REPO = Path(__file__).resolve().parent.parent
 VENDORED_ART = REPO / "datasets" / "tile-art"
@@ -89,6 +89,33 @@ def test_a_reading_counts_when_its_hand_is_the_one_laid_out():
     kong = {**record, "labels": [{"code": "back"}] * 3 + [{"code": "1m"}] * 2}
     assert check_reading(kong, {"hand": None, "warnings": ["a kong of four backs cannot be read"]})[0]
     assert not check_reading(kong, {"hand": hand, "warnings": []})[0]
+
+
+def test_structure_is_judged_by_tiles_matched_to_their_boxes_whatever_their_codes():
+    boxes = [[0, 0, 10, 14], [11, 0, 21, 14], [22, 0, 32, 14], [40, 0, 50, 14], [51, 0, 61, 14], [70, 0, 80, 14],
+             [0, 100, 10, 114]]
+    codes = ["5z"] * 3 + ["1m"] * 3 + ["back"]
+    record = {"labels": [{"code": c, "box": b} for c, b in zip(codes, boxes, strict=True)],
+              "groups": [{"role": "meld", "tiles": [0, 1, 2]}, {"role": "concealed", "tiles": [3, 4]},
+                         {"role": "winning", "tiles": [5]}, {"role": "other", "tiles": [6]}]}
+    tiles = [{"box": [b[0] + 1, b[1], b[2] + 1, b[3]]} for b in boxes]  # detected a pixel off, in the same order
+    read = {"tiles": tiles, "groups": [{"role": "meld", "tiles": [0, 1, 2]}, {"role": "concealed", "tiles": [3, 4]},
+                                       {"role": "winning", "tiles": [5]}, {"role": "other", "tiles": [6]}]}
+    assert check_structure(record, read) == (True, "")
+    # the pair wait: the tile of the row with the winning tile's code, set apart instead, is the same hand
+    swapped = {**read, "groups": [read["groups"][0], {"role": "concealed", "tiles": [3, 5]},
+                                  {"role": "winning", "tiles": [4]}, read["groups"][3]]}
+    assert check_structure(record, swapped) == (True, "")
+    no_winning = {**read, "groups": [read["groups"][0], {"role": "concealed", "tiles": [3, 4, 5]}, read["groups"][3]]}
+    assert check_structure(record, no_winning) == (False, "winning tile differs")
+    with_table = {**read, "groups": [*read["groups"][:3], {"role": "flowers", "tiles": []},
+                                     {"role": "concealed", "tiles": [6]}]}
+    assert check_structure(record, with_table) == (False, "tiles of the table in the hand")
+    broken = {**read, "groups": [{"role": "concealed", "tiles": [0, 1, 2, 3, 4]}, *read["groups"][2:]]}
+    assert check_structure(record, broken) == (False, "melds differ")
+    found = with_true_codes([Detection("6z", tuple(tiles[0]["box"]), 0.4, (("5z", 0.3),)),
+                             Detection("1m", (200, 200, 210, 214), 0.9)], record)
+    assert found[0] == Detection("5z", tuple(tiles[0]["box"]), 1.0) and found[1].code == "1m"
 
 
 def test_cli_rejects_bad_arguments(tmp_path, capsys):

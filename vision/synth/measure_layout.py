@@ -8,7 +8,11 @@ A hand counts as read right when the concealed tiles, every meld (its tiles, kin
 flowers, the winning tile (or its absence) and the clutter are all as laid out. A concealed kong of four backs
 cannot be read (its face is unseen): there the groups must be right and the hand must be None with a warning.
 With ``--read`` each photo goes through the whole product instead (decode, the tile reader, layout): its hand must
-be the one laid out, as the scorer would take it.
+be the one laid out, as the scorer would take it. Three figures come out of one reading of each photo: the whole
+hand; its structure (each detected tile matched to a labelled one by its box: the melds as sets of tiles, the
+flowers, the winning tile or its absence, and no tile of the table, such as another player's, in the hand),
+whatever the codes; and the hand laid out from the detected boxes with their true codes (the layout's share of
+the errors, reading errors aside).
 """
 
 from __future__ import annotations
@@ -22,8 +26,12 @@ from pathlib import Path
 import numpy as np
 
 from mjlens.scoring.tiles import sort_key
+from mjlens.vision.boxes import box_iou
 from mjlens.vision.detection import Detection
 from mjlens.vision.hand.layout import assemble
+
+#: A detected box is the labelled tile it overlaps most, at least this much (intersection over union).
+MATCH_IOU = 0.5
 
 
 def _hand_key(hand: dict) -> tuple:
@@ -92,6 +100,67 @@ def check_reading(record: dict, reading: dict) -> tuple[bool, str]:
     return True, ""
 
 
+def match_labels(boxes: list, record: dict) -> list[int | None]:
+    """For each detected box, the labelled tile it is (best overlap first, each label once), or None."""
+    labels = [t["box"] for t in record["labels"]]
+    if not boxes or not labels:
+        return [None] * len(boxes)
+    iou = box_iou(np.asarray(boxes, float), np.asarray(labels, float), np.float64)
+    out: list[int | None] = [None] * len(boxes)
+    taken: set[int] = set()
+    for flat in np.argsort(-iou, axis=None):
+        d, t = divmod(int(flat), len(labels))
+        if iou[d, t] < MATCH_IOU:
+            break
+        if out[d] is None and t not in taken:
+            out[d], taken = t, taken | {t}
+    return out
+
+
+def _structure(groups: list[dict], label_of, record: dict) -> dict:
+    """The hand's structure by labelled tiles: melds (sets of tiles), flowers, the winning tile's code and place,
+    and the tiles of the hand (for tiles of the table read into it)."""
+    melds, flowers, winning, hand = set(), set(), None, set()
+    for g in groups:
+        tiles = [label_of(i) for i in g["tiles"]]
+        if g["role"] == "meld":
+            melds.add(frozenset(tiles))
+        elif g["role"] == "flowers":
+            flowers |= set(tiles)
+        elif g["role"] == "winning":
+            winning = tiles[0]
+        if g["role"] != "other":
+            hand |= set(tiles)
+    code = record["labels"][winning]["code"] if winning is not None else None
+    return {"melds": melds, "flowers": flowers, "winning": (winning, code), "hand": hand}
+
+
+def check_structure(record: dict, reading: dict) -> tuple[bool, str]:
+    """Whether the reading's groups give the record's structure (module docstring), whatever the codes read. The
+    winning tile counts as right when it is the tile laid apart, or a tile of the row with its code (a pair wait:
+    either is the same hand)."""
+    match = match_labels([t["box"] for t in reading.get("tiles", [])], record)
+    read = _structure(reading.get("groups", []), lambda i: match[i], record)
+    truth = _structure(record["groups"], lambda i: i, record)
+    if read["melds"] != truth["melds"]:
+        return False, "melds differ"
+    if read["flowers"] != truth["flowers"]:
+        return False, "flowers differ"
+    if read["winning"][1] != truth["winning"][1] or (read["winning"][0] is not None and read["winning"][0]
+                                                      not in truth["hand"]):
+        return False, "winning tile differs"
+    if None in read["hand"] or not read["hand"] <= truth["hand"]:
+        return False, "tiles of the table in the hand"
+    return True, ""
+
+
+def with_true_codes(detections: list[Detection], record: dict) -> list[Detection]:
+    """The detections with each matched box's code set to its label's (sure, no runner-ups); others as read."""
+    match = match_labels([d.box for d in detections], record)
+    return [d if t is None else Detection(record["labels"][t]["code"], d.box, 1.0)
+            for d, t in zip(detections, match, strict=True)]
+
+
 def check(record: dict, jitter: float = 0.0, rng: np.random.Generator | None = None) -> tuple[bool, str]:
     """Whether the layout reads this record's ground-truth boxes as its hand; the reason when not."""
     boxes = _boxes(record, jitter, rng)
@@ -132,6 +201,8 @@ def main(argv: list[str] | None = None) -> int:
 
         recognizer = Recognizer(conf=args.conf, bonus_conf=args.bonus_conf, back_conf=args.back_conf)
     reasons: Counter = Counter()
+    more: dict[str, Counter] = {"structure": Counter(), "true codes": Counter()}
+    more_right: Counter = Counter()
     shown = 0
     for f in files:
         record = json.loads(f.read_text())
@@ -142,20 +213,61 @@ def main(argv: list[str] | None = None) -> int:
         if recognizer is None:
             ok, why = check(record, args.jitter, rng)
         else:
-            ok, why = check_reading(record, recognizer.recognize_path(args.dir / record["image"]))
+            results = _read_three_ways(recognizer, args.dir / record["image"], record)
+            (ok, why), extra = results[0], {"structure": results[1], "true codes": results[2]}
+            if results[3][0]:
+                more_right["all found"] += 1
+                more_right["all found, true codes right"] += results[2][0]
+            for name, (fine, reason) in extra.items():
+                more_right[name] += fine
+                if not fine:
+                    more[name][reason.split(":")[0]] += 1
+            if not ok and shown < args.show_failures:
+                print(f"{f.name}: {why}; structure: {extra['structure'][1] or 'right'}; "
+                      f"true codes: {extra['true codes'][1] or 'right'}")
         right += ok
         if not ok:
             reasons[why.split(":")[0]] += 1
             if shown < args.show_failures:
                 shown += 1
-                print(f"{f.name}: {why}")
+                if recognizer is None:
+                    print(f"{f.name}: {why}")
     rate = right / total if total else 0.0
     what = "photos read as their hand" if args.read else "layout right"
     print(f"{what} on {right}/{total} complete hands = {rate:.1%} ({skipped} close-ups with part of the hand "
           f"out of frame skipped)")
     for why, n in reasons.most_common():
         print(f"  {n:4d}  {why}")
+    if recognizer is not None:
+        titles = {"structure": "structure right (melds, flowers, winning tile, no table tiles in the hand)",
+                  "true codes": "hand right with the true codes at the detected boxes"}
+        for name, title in titles.items():
+            n = more_right[name]
+            print(f"{title} on {n}/{total} = {n / total if total else 0.0:.1%}")
+            for why, count in more[name].most_common():
+                print(f"  {count:4d}  {why}")
+        found = more_right["all found"]
+        print(f"  of which on the {found} photos whose every tile of the hand was detected: "
+              f"{more_right['all found, true codes right']}/{found}")
     return 0
+
+
+def _read_three_ways(recognizer, path: Path, record: dict) -> list[tuple[bool, str]]:
+    """One photo read once by the product: its hand, its structure, and its hand from the true codes."""
+    from mjlens.vision.recognize import reading_order
+
+    image = recognizer.decode(path.read_bytes())
+    detections = reading_order(recognizer.detector.detect(image.bgr, image.scale))
+    reading = recognizer.assemble(detections, image.width, image.height, path.name)
+    true_codes = recognizer.assemble(with_true_codes(detections, record), image.width, image.height, path.name)
+    return [check_reading(record, reading), check_structure(record, reading), check_reading(record, true_codes),
+            (all_found(detections, record), "")]
+
+
+def all_found(detections: list[Detection], record: dict) -> bool:
+    """Whether every tile of the record's hand was detected (matched by its box)."""
+    found = set(match_labels([d.box for d in detections], record))
+    return all(i in found for g in record["groups"] if g["role"] != "other" for i in g["tiles"])
 
 
 if __name__ == "__main__":
