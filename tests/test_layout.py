@@ -253,3 +253,56 @@ def test_flowers_lying_in_the_row_take_a_place_in_it_not_a_gap():
     assert sorted(roles(layout)["concealed"][0]) == sorted(pung + rest)
     assert roles(layout)["flowers"] == [flowers]
     assert not layout.hand.melds and layout.hand.flowers == ("1f", "6f")
+
+
+def test_an_uneven_touch_inside_the_row_makes_no_meld_of_its_first_tiles():
+    t = Table()
+    (pung,) = t.row(0, 0, ["2z"] * 3, gap=0.38)  # three like tiles pushed a little apart from the rest of the row
+    (rest, win) = t.row(3 * (W + 1) + 0.38 * W, 0, split("123m456p789s1z"), ["1z"], gap=1.0)
+    layout = assemble(t.detections(), 1600, 900)
+    assert sorted(roles(layout)["concealed"][0]) == sorted(pung + rest)
+    assert roles(layout)["winning"] == [win]
+    assert not layout.hand.melds and layout.hand.winning_tile == "1z"
+
+
+def test_a_winning_tile_set_apart_by_little_is_judged_against_the_row_not_its_uneven_touch():
+    t = Table()
+    codes = split("123m456p789s1122z")
+    (head,) = t.row(0, 0, codes[:12], gap=8 / W)  # an uneven touch before the row's last tile...
+    (last,) = t.row(12 * (W + 1) + 8, 0, codes[12:], gap=17 / W)  # ... the winning tile a little farther
+    (win,) = t.row(13 * (W + 1) + 8 + 17, 0, ["2z"])
+    layout = assemble(t.detections(), 1600, 900)
+    assert roles(layout)["winning"] == [win]
+    assert sorted(roles(layout)["concealed"][0]) == sorted(head + last)
+
+
+def test_a_pair_wait_set_apart_by_little_in_a_turned_photo():
+    t = Table(35.0)
+    t.row(0, 0, ["1m", "2m", "3m"], ["5z"] * 3, ["7p"] * 3, ["4s", "5s", "6s"], gap=1.0)  # four melds
+    x = 4 * 3 * (W + 1) + 4 * W
+    t.row(x, 0, ["7z"], gap=0.36)
+    t.row(x + W + 1 + 0.36 * W, 0, ["7z"])
+    layout = assemble(t.detections(), 2000, 2000)
+    assert len(layout.hand.melds) == 4 and layout.hand.winning_tile == "7z"
+    assert layout.hand.concealed == ("7z",)
+
+
+def test_a_hand_broken_by_missed_tiles_is_still_the_hand_not_a_pair_far_off():
+    t = Table()
+    pieces = t.row(0, 0, ["6s"], ["8s"], ["9s"] * 3, ["3z"], ["2p", "3p", "4p"], gap=0.9)  # tiles missed between
+    (far,) = t.row(300, -500, ["5s", "5s"])  # another player's tiles
+    layout = assemble(t.detections(), 1600, 1400)
+    assert sorted(i for tiles in roles(layout)["other"] for i in tiles) == sorted(far)
+    assert set(layout.in_hand()) == {i for piece in pieces for i in piece}
+
+
+def test_another_players_row_and_meld_far_off_and_turned_are_not_the_hand():
+    hand = Table()
+    (row, win) = hand.row(0, 0, split("123m456p789s1122z"), ["2z"])
+    other = Table(90.0, scale=1.0)
+    other.row(-700, -400, ["back"] * 12, gap=0.05)
+    other.row(-700, -320, ["6m"] * 3, gap=0.6)
+    dets = hand.detections() + other.detections()
+    layout = assemble(dets, 2400, 1600)
+    assert layout.hand.winning_tile == "2z" and len(layout.hand.concealed) == 13
+    assert set(layout.in_hand()) == set(range(len(hand.dets)))

@@ -44,6 +44,9 @@ GAP_SPLIT = 0.3
 GAP_SPLIT_DIAGONAL = 0.42  # ... in diagonal rows, where a sideways tile (1.17 tiles apart) cannot be seen
 #: ... and always where the spacing is this many times the typical spacing of touching tiles.
 CLEAR_GAP = 1.8
+#: A cut of less than this share of a tile between two runs of a row is its uneven touch, not a set laid apart,
+#: unless both runs are melds or one is a single tile (the winning tile set apart): see ``_mend_uneven``.
+MEND_GAP = 0.45
 
 # -- the hand ------------------------------------------------------------------------------------------------------
 #: Segments closer than this (edge to edge) are within a hand's reach: tile widths along the rows, tile lengths
@@ -51,6 +54,9 @@ CLEAR_GAP = 1.8
 NEAR_ALONG, NEAR_ACROSS = 2.5, 1.4
 #: Tile counts of a whole hand (kongs counted as three): standard, and Taiwan 16-tile hands.
 HAND_SIZES = (14, 17)
+#: A tile at one end of the concealed row whose spacing is END_SPLIT times the row's median spacing (the hand's,
+#: in rows under END_MIN_ROW tiles) and END_OVER times any other of the row's is the winning tile set apart.
+END_MIN_ROW, END_SPLIT, END_OVER = 5, 1.3, 1.15
 #: A group set apart that is not a meld may be read with one tile as its runner-up code (the first this many
 #: alternatives, each at least this confident), when exactly one such reading makes a meld.
 ALTERNATIVES_TRIED, ALTERNATIVE_MIN = 2, 0.05
@@ -106,7 +112,7 @@ def assemble(detections: list[Detection], width: int, height: int) -> Layout:
     kept = _without_duplicates(detections, layout.warnings)
     flowers = [i for i in kept if is_bonus(detections[i].code)]
     playing = {i for i in kept if not is_bonus(detections[i].code)}
-    segments, line_of = _only(playing, *_segments(_rows(kept, geo), geo, playing))
+    segments, line_of = _mend_uneven(*_only(playing, *_segments(_rows(kept, geo), geo, playing)), detections, geo)
     hand_cluster, left_out = _find_hand(segments, line_of, detections, geo)
     for k in sorted(left_out):
         names = " ".join(detections[i].code for i in segments[k])
@@ -282,17 +288,19 @@ def _spacings(line: list[int], geo: _Geometry) -> list[float]:
     return out
 
 
-def _segments(lines: list[list[int]], geo: _Geometry, measure: set[int]) -> tuple[list[list[int]], list[int]]:
+def _segments(lines: list[list[int]], geo: _Geometry,
+              measure: set[int]) -> tuple[list[list[int]], list[int], list[float]]:
     """Cut each line where two neighbours lie farther apart than touching tiles nearby (by GAP_SPLIT of a tile).
     The touching spacing is measured on the photo itself, between tiles of ``measure`` only (flowers, often
     another art or size, and huddled, say little of how the hand's tiles touch): the median of the nearby pairs
-    that are not gaps themselves, or the line's (or photo's) typical spacing. Returns the segments and each
-    one's line."""
+    that are not gaps themselves, or the line's (or photo's) typical spacing. Returns the segments, each one's
+    line, and the gap before each (the share of a tile its cut exceeds touching tiles by; inf for a line's
+    first)."""
     spacings = [_spacings(line, geo) for line in lines]
     measured = [[k for k in range(len(line) - 1) if line[k] in measure and line[k + 1] in measure] for line in lines]
     every = [rs[k] for rs, ks in zip(spacings, measured, strict=True) for k in ks]
     typical = float(np.percentile(every, 30)) if every else 1.0
-    segments, line_of = [], []
+    segments, line_of, cuts = [], [], []
     # where a sideways tile cannot be told from its box, its wider spacing must not read as a gap
     for n, (line, rs, ks) in enumerate(zip(lines, spacings, measured, strict=True)):
         split = 1 + (GAP_SPLIT_DIAGONAL if geo.diagonal[line].mean() > 0.5 else GAP_SPLIT)
@@ -305,6 +313,7 @@ def _segments(lines: list[list[int]], geo: _Geometry, measure: set[int]) -> tupl
                 parts.append((start, k + 1))
                 start = k + 1
         parts.append((start, len(line)))
+        cut = float("inf")
         for lo, hi in parts:
             current = [line[lo]]
             for k in range(lo, hi - 1):
@@ -315,20 +324,56 @@ def _segments(lines: list[list[int]], geo: _Geometry, measure: set[int]) -> tupl
                 if rs[k] > split * ref:
                     segments.append(current)
                     line_of.append(n)
-                    current = []
+                    cuts.append(cut)
+                    current, cut = [], rs[k] / ref - 1
                 current.append(line[k + 1])
             segments.append(current)
             line_of.append(n)
-    return segments, line_of
+            cuts.append(cut)
+            cut = rs[hi - 1] / own - 1 if hi < len(line) else float("inf")
+    return segments, line_of, cuts
 
 
-def _only(tiles: set[int], segments: list[list[int]], line_of: list[int]) -> tuple[list[list[int]], list[int]]:
-    """The segments (and their lines) cut down to ``tiles``, those left empty dropped. Rows are cut with the bonus
-    tiles in them, then cut down to the playing tiles, so that flowers lying in a row between its tiles take their
-    place in it, not a gap."""
-    kept = [([i for i in seg if i in tiles], line) for seg, line in zip(segments, line_of, strict=True)]
-    kept = [(seg, line) for seg, line in kept if seg]
-    return [seg for seg, _ in kept], [line for _, line in kept]
+def _only(tiles: set[int], segments: list[list[int]], line_of: list[int],
+          cuts: list[float]) -> tuple[list[list[int]], list[int], list[float]]:
+    """The segments (with their lines and the gaps before them) cut down to ``tiles``, those left empty dropped
+    (the gap after one of those is no longer known: inf). Rows are cut with the bonus tiles in them, then cut down
+    to the playing tiles, so that flowers lying in a row between its tiles take their place in it, not a gap."""
+    out: tuple[list[list[int]], list[int], list[float]] = ([], [], [])
+    dropped = False
+    for seg, line, cut in zip(segments, line_of, cuts, strict=True):
+        seg = [i for i in seg if i in tiles]
+        if not seg:
+            dropped = True
+            continue
+        out[0].append(seg)
+        out[1].append(line)
+        out[2].append(float("inf") if dropped else cut)
+        dropped = False
+    return out
+
+
+def _mend_uneven(segments: list[list[int]], line_of: list[int], cuts: list[float], dets: list[Detection],
+                 geo: _Geometry) -> tuple[list[list[int]], list[int]]:
+    """Undo the cuts a row's uneven touch makes: two neighbouring runs of a line, each of two tiles or more and
+    no face-down tile, at most one of them a meld, with less than MEND_GAP of a tile between them, are one run
+    (a set inside the concealed row pushed a little apart is not a meld laid down; a meld is set apart by more,
+    and a single tile apart may be the winning tile)."""
+    out: list[list[int]] = []
+    lines: list[int] = []
+    for k, seg in enumerate(segments):
+        if out and lines[-1] == line_of[k] and cuts[k] < MEND_GAP and _mendable(out[-1], seg, dets, geo):
+            out[-1] = out[-1] + seg
+        else:
+            out.append(list(seg))
+            lines.append(line_of[k])
+    return out, lines
+
+
+def _mendable(a: list[int], b: list[int], dets: list[Detection], geo: _Geometry) -> bool:
+    if min(len(a), len(b)) < 2 or any(dets[i].code == "back" for i in (*a, *b)):
+        return False
+    return not (_is_meld_shape(a, dets, geo) and _is_meld_shape(b, dets, geo))
 
 
 def _seg_gap(a: list[int], b: list[int], geo: _Geometry) -> float:
@@ -416,7 +461,9 @@ def _find_hand(segments: list[list[int]], line_of: list[int], dets, geo: _Geomet
     only while the hand is short of tiles). The reading that wins: its tile count within one of a hand's, then
     the fewest stray pieces (segments other than the seed that are not melds, the winning tile's place beside
     the seed excepted: a stray tile far off is no better a concealed row for being alone), then the count
-    nearest a hand's, then the longest concealed row. Rows of backs alone (walls) never join. Also returns the
+    nearest a hand's, then the longest concealed row. Where no reading comes within one tile of a hand (tiles
+    missed or misread break the hand into pieces), stray pieces are not counted: the most tiles win, not a pair
+    of tiles far off (another player's) for being whole. Rows of backs alone (walls) never join. Also returns the
     segments within reach that were left out (other than walls), for the warnings."""
     n = len(segments)
     if not n:
@@ -451,7 +498,8 @@ def _find_hand(segments: list[list[int]], line_of: list[int], dets, geo: _Geomet
         beside = {k for k in (seed - 1, seed + 1) if k in members and len(segments[k]) == 1
                   and line_of[k] == line_of[seed]}  # where the winning tile lies
         stray = sum(not meld[k] for k in members - beside - {seed})
-        return (miss <= 1, -stray, -miss, len(segments[seed]), count), members, left_out
+        near = miss <= 1
+        return (near, -stray if near else 0, -miss, len(segments[seed]), count), members, left_out
 
     best = max((score(k) for k in seeds), key=lambda t: t[0])
     return best[1], best[2]
@@ -485,6 +533,10 @@ def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], de
             reading.winning = segments[ends[0]][0]
         elif len(ends) > 1:
             warnings.append("a single tile lies apart at both ends of the concealed row: the winning tile is unclear")
+        else:
+            end = _end_set_apart(segments[concealed], dets, geo, _hand_spacing(ids, segments, geo))
+            if end is not None:
+                reading.winning = reading.concealed.pop(end)
     winning_seg = [reading.winning] if reading.winning is not None else None
     extra = [k for k in plain if k != concealed and segments[k] != winning_seg]
     core = len(reading.concealed) + 3 * len(reading.melds) + (reading.winning is not None)
@@ -499,6 +551,29 @@ def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], de
     if any(dets[i].code == "back" for i in reading.concealed):
         warnings.append("face-down tiles among the concealed tiles: their faces are unknown")
     return reading
+
+
+def _end_set_apart(row: list[int], dets: list[Detection], geo: _Geometry, hand_spacing: float) -> int | None:
+    """The position (0 or -1) of a tile at one end of the concealed row that lies apart from it by less than a
+    cut but clearly more than the row's tiles touch: its spacing END_SPLIT times the row's median inner spacing
+    (one uneven touch inside does not move a median; a row shorter than END_MIN_ROW has the hand's spacing
+    instead) and END_OVER times every other spacing of the row. None when neither end is so, or both are and
+    the two are not one code (a pair wait: either tile is the same hand)."""
+    if len(row) < 2:
+        return None
+    rs = _spacings(row, geo)
+    typical = statistics.median(rs[1:-1]) if len(row) >= END_MIN_ROW else hand_spacing
+    found = [pos for pos, r, others in ((0, rs[0], rs[1:]), (-1, rs[-1], rs[:-1]))
+             if r > END_SPLIT * typical and r > END_OVER * max(others, default=0.0)]
+    if len(found) == 2 and len(row) == 2 and dets[row[0]].code == dets[row[1]].code:
+        return -1
+    return found[0] if len(found) == 1 else None
+
+
+def _hand_spacing(ids: list[int], segments: list[list[int]], geo: _Geometry) -> float:
+    """How far apart touching tiles of the hand lie (``_spacings``' measure): the median over its runs."""
+    spacings = [r for k in ids for r in _spacings(segments[k], geo) if len(segments[k]) > 1]
+    return statistics.median(spacings) if spacings else float("inf")
 
 
 def _build_hand(reading: _Reading, flowers: list[int], dets, warnings: list[str]) -> Hand | None:
