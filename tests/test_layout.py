@@ -306,3 +306,14 @@ def test_another_players_row_and_meld_far_off_and_turned_are_not_the_hand():
     layout = assemble(dets, 2400, 1600)
     assert layout.hand.winning_tile == "2z" and len(layout.hand.concealed) == 13
     assert set(layout.in_hand()) == set(range(len(hand.dets)))
+
+
+def test_a_face_down_tile_at_the_row_s_end_is_never_the_winning_tile():
+    t = Table()
+    codes = split("123m456p789s1122z")
+    t.row(0, 0, codes[:12], gap=8 / W)
+    t.row(12 * (W + 1) + 8, 0, codes[12:], gap=17 / W)
+    t.row(13 * (W + 1) + 8 + 17, 0, ["back"])  # set apart as the winning tile is in the test above
+    layout = assemble(t.detections(), 1600, 900)
+    assert "winning" not in roles(layout)
+    assert layout.hand is None and any("face-down" in w for w in layout.warnings)

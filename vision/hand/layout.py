@@ -557,14 +557,14 @@ def _end_set_apart(row: list[int], dets: list[Detection], geo: _Geometry, hand_s
     """The position (0 or -1) of a tile at one end of the concealed row that lies apart from it by less than a
     cut but clearly more than the row's tiles touch: its spacing END_SPLIT times the row's median inner spacing
     (one uneven touch inside does not move a median; a row shorter than END_MIN_ROW has the hand's spacing
-    instead) and END_OVER times every other spacing of the row. None when neither end is so, or both are and
-    the two are not one code (a pair wait: either tile is the same hand)."""
+    instead) and END_OVER times every other spacing of the row, and a face-up tile. None when neither end is
+    so, or both are and the two are not one code (a pair wait: either tile is the same hand)."""
     if len(row) < 2:
         return None
     rs = _spacings(row, geo)
     typical = statistics.median(rs[1:-1]) if len(row) >= END_MIN_ROW else hand_spacing
     found = [pos for pos, r, others in ((0, rs[0], rs[1:]), (-1, rs[-1], rs[:-1]))
-             if r > END_SPLIT * typical and r > END_OVER * max(others, default=0.0)]
+             if r > END_SPLIT * typical and r > END_OVER * max(others, default=0.0) and is_playing(dets[row[pos]].code)]
     if len(found) == 2 and len(row) == 2 and dets[row[0]].code == dets[row[1]].code:
         return -1
     return found[0] if len(found) == 1 else None
