@@ -4,7 +4,8 @@ The detector learnt tiles whose long side is about 4-18 % of the photo's (20-80 
 showing one tile to the camera (a flower, the winning tile) fills 40-95 % of the frame with it, and the detector
 finds nothing there, or a box it doubts, or boxes on parts of the face: of synthetic close-ups it read half
 (docs/experiments/close-ups.md). When the first reading holds no tile, or only a few the largest of which is larger
-than that (``BIG``), the photo is shrunk into the middle of a canvas of its border's colour (``shrunk``), so that the
+than that (``BIG``), and reading it squashed back finds no hand (so few tiles make it look squeezed: ``CloseUp``),
+the photo is shrunk into the middle of a canvas of its border's colour (``shrunk``), so that the
 tile falls in the sizes the detector knows, and read there, the boxes going back to the photo: at each of
 ``SHRINKS``, and where a tile was found at the share that brings it to ``TARGET`` too; the surest reading is kept. A
 photo of a hand has more tiles, of ordinary size, and is never read this way. The second reading ``CLOSE_UP``.
@@ -35,8 +36,8 @@ TARGET = 0.12
 #: a tile filling 40-95 % of the frame then falls within 4-24 % of it at one of them at least, and a box on part of
 #: a face says little of the tile's size.
 SHRINKS = (0.35, 0.2)
-#: The canvas's long side in pixels: the classifier cuts its crops from it, so a tile shrunk into it keeps some 80-250
-#: px, the sizes of its crops.
+#: The canvas's long side in pixels: the classifier cuts its crops from it, so a tile shrunk into it keeps some 80-340
+#: px, no fewer than its crops' 64-96.
 CANVAS_SIDE = 1024
 #: The share of the photo's side whose pixels give the canvas its colour.
 BORDER = 0.03
