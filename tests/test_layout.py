@@ -317,3 +317,14 @@ def test_a_face_down_tile_at_the_row_s_end_is_never_the_winning_tile():
     layout = assemble(t.detections(), 1600, 900)
     assert "winning" not in roles(layout)
     assert layout.hand is None and any("face-down" in w for w in layout.warnings)
+
+
+def test_a_tile_pushed_a_little_off_the_row_s_end_is_the_row_s_and_the_one_beyond_it_the_winning_tile():
+    t = Table()
+    codes = split("123m456p789s1122z")
+    (head,) = t.row(0, 0, codes[:12], gap=0.38)  # an uneven touch before the row's last tile...
+    (last, win) = t.row(12 * (W + 1) + 0.38 * W, 0, codes[12:], ["2z"], gap=1.0)  # ... the winning tile well apart
+    layout = assemble(t.detections(), 1600, 900)
+    assert roles(layout)["winning"] == [win]
+    assert sorted(roles(layout)["concealed"][0]) == sorted(head + last)
+    assert not any("not a meld" in w for w in layout.warnings)

@@ -3,11 +3,14 @@
 Rows and gaps decide. Tiles are chained into rows along the photo's dominant row direction (rows may run
 diagonally, and bend a little under perspective; tiles that fit no row get a second look along their own
 direction). Rows are cut where two neighbours lie clearly farther apart than touching tiles nearby, which gives
-"segments". The hand is grown from the run that is not a meld: melds (3 or 4 tiles set apart: chow, pung or kong
-by their tiles, backs making a concealed kong) and single tiles within a hand's reach join it, other runs only
-while the hand is short of tiles; what is left is clutter ("other"). Bonus tiles are flowers wherever they lie; a
-single tile that is the next segment on the concealed row's line is the winning tile. Anything the photo leaves
-open goes into ``warnings``; nothing is guessed silently.
+"segments"; a cut of under 0.45 of a tile between two runs is the row's uneven touch and is undone, unless both
+are melds or one is a single tile. The hand is grown from the run that is not a meld: melds (3 or 4 tiles set
+apart: chow, pung or kong by their tiles, backs making a concealed kong) and single tiles within a hand's reach
+join it, other runs only while the hand is short of tiles; what is left is clutter ("other"), such as another
+player's tiles farther off. Bonus tiles are flowers wherever they lie; a single tile that is the next segment on
+the concealed row's line (or the one after it, set apart farther) is the winning tile, and so is a tile at the
+row's end set apart by less than a cut but clearly more than the row's own median spacing. Anything the photo
+leaves open goes into ``warnings``; nothing is guessed silently.
 """
 
 from __future__ import annotations
@@ -112,7 +115,8 @@ def assemble(detections: list[Detection], width: int, height: int) -> Layout:
     kept = _without_duplicates(detections, layout.warnings)
     flowers = [i for i in kept if is_bonus(detections[i].code)]
     playing = {i for i in kept if not is_bonus(detections[i].code)}
-    segments, line_of = _mend_uneven(*_only(playing, *_segments(_rows(kept, geo), geo, playing)), detections, geo)
+    segments, line_of, cuts = _mend_uneven(*_only(playing, *_segments(_rows(kept, geo), geo, playing)), detections,
+                                           geo)
     hand_cluster, left_out = _find_hand(segments, line_of, detections, geo)
     for k in sorted(left_out):
         names = " ".join(detections[i].code for i in segments[k])
@@ -124,7 +128,7 @@ def assemble(detections: list[Detection], width: int, height: int) -> Layout:
             layout.tile_group[i] = len(layout.groups) - 1
 
     hand_ids = sorted(hand_cluster) if hand_cluster is not None else []
-    reading = _read_hand(hand_ids, segments, line_of, detections, geo, layout.warnings)
+    reading = _read_hand(hand_ids, segments, line_of, cuts, detections, geo, layout.warnings)
     if reading.concealed:
         add_group("concealed", reading.concealed)
     if reading.winning is not None:
@@ -354,20 +358,22 @@ def _only(tiles: set[int], segments: list[list[int]], line_of: list[int],
 
 
 def _mend_uneven(segments: list[list[int]], line_of: list[int], cuts: list[float], dets: list[Detection],
-                 geo: _Geometry) -> tuple[list[list[int]], list[int]]:
+                 geo: _Geometry) -> tuple[list[list[int]], list[int], list[float]]:
     """Undo the cuts a row's uneven touch makes: two neighbouring runs of a line, each of two tiles or more and
     no face-down tile, at most one of them a meld, with less than MEND_GAP of a tile between them, are one run
     (a set inside the concealed row pushed a little apart is not a meld laid down; a meld is set apart by more,
-    and a single tile apart may be the winning tile)."""
+    and a single tile apart may be the winning tile). Returns the runs, their lines and the gaps before them."""
     out: list[list[int]] = []
     lines: list[int] = []
+    gaps: list[float] = []
     for k, seg in enumerate(segments):
         if out and lines[-1] == line_of[k] and cuts[k] < MEND_GAP and _mendable(out[-1], seg, dets, geo):
             out[-1] = out[-1] + seg
         else:
             out.append(list(seg))
             lines.append(line_of[k])
-    return out, lines
+            gaps.append(cuts[k])
+    return out, lines, gaps
 
 
 def _mendable(a: list[int], b: list[int], dets: list[Detection], geo: _Geometry) -> bool:
@@ -505,9 +511,10 @@ def _find_hand(segments: list[list[int]], line_of: list[int], dets, geo: _Geomet
     return best[1], best[2]
 
 
-def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], dets, geo: _Geometry,
-               warnings: list[str]) -> _Reading:
-    """Roles inside the hand's cluster of segments (given by index, in line order)."""
+def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], cuts: list[float], dets,
+               geo: _Geometry, warnings: list[str]) -> _Reading:
+    """Roles inside the hand's cluster of segments (given by index, in line order; ``cuts``: the gap before
+    each on its line)."""
     reading = _Reading()
     if not ids:
         warnings.append("no hand found among the tiles")
@@ -525,12 +532,29 @@ def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], de
         reading.concealed = list(segments[concealed])
     reading.melds = [melds[k] for k in ids if melds[k] is not None]
     warnings.extend(m.note for m in reading.melds if m.note)
-    # the winning tile: a single tile that is the next segment on the concealed row's line, at either end
+    # the winning tile: a single tile that is the next segment on the concealed row's line, at either end; or the
+    # one after it, set apart farther (the first then lies apart only by the row's uneven touch)
+    absorbed: list[int] = []
     if concealed is not None:
-        ends = [k for k in (concealed - 1, concealed + 1)
-                if k in plain and line_of[k] == line_of[concealed] and len(segments[k]) == 1]
+        def single(k: int) -> bool:
+            return k in plain and line_of[k] == line_of[concealed] and len(segments[k]) == 1
+
+        ends, beyond = [], {}
+        for step in (-1, 1):
+            k = concealed + step
+            if single(k):
+                far = k + step
+                if single(far) and cuts[max(k, far)] > cuts[max(concealed, k)]:
+                    beyond[far] = k
+                    far_end = far
+                else:
+                    far_end = k
+                ends.append(far_end)
         if len(ends) == 1:
             reading.winning = segments[ends[0]][0]
+            if ends[0] in beyond:
+                absorbed.append(beyond[ends[0]])
+                reading.concealed.extend(segments[beyond[ends[0]]])
         elif len(ends) > 1:
             warnings.append("a single tile lies apart at both ends of the concealed row: the winning tile is unclear")
         else:
@@ -538,7 +562,7 @@ def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], de
             if end is not None:
                 reading.winning = reading.concealed.pop(end)
     winning_seg = [reading.winning] if reading.winning is not None else None
-    extra = [k for k in plain if k != concealed and segments[k] != winning_seg]
+    extra = [k for k in plain if k != concealed and segments[k] != winning_seg and k not in absorbed]
     core = len(reading.concealed) + 3 * len(reading.melds) + (reading.winning is not None)
     for k in extra:
         names = " ".join(dets[i].code for i in segments[k])
