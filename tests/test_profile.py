@@ -14,7 +14,7 @@ from mjlens.api.cli import main
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.detection import Detection
 from mjlens.vision.profile import Profile, ProfileError
-from mjlens.vision.profile.calibration import apart, match_rows, rows_of
+from mjlens.vision.profile.calibration import _refuse_rows_out_of_place, apart, match_rows, rows_of
 from mjlens.vision.profile.classifier import Examples
 from mjlens.vision.profile.classifier import matched_probabilities as matched_by_similarity
 from mjlens.vision.profile.layout import SHEET_ROWS
@@ -183,6 +183,25 @@ def test_rows_that_are_no_sheet_are_refused(lengths, code):
     assert err.value.code == code
 
 
+def test_rows_read_as_another_row_of_their_length_are_refused():
+    characters, dots = ([DETECTOR_CLASSES.index(c) for c in SHEET_ROWS[row]] for row in (0, 1))
+    probs = np.full((18, len(DETECTOR_CLASSES)), 0.01, np.float32)
+    probs[np.arange(9), dots] = probs[np.arange(9, 18), characters] = 0.9  # the dots on top, the characters below
+    with pytest.raises(ProfileError) as refused:
+        _refuse_rows_out_of_place([list(range(9)), list(range(9, 18))], (0, 1), probs)
+    assert refused.value.code == "rows_unmatched" and "dots 1p-9p" in refused.value.message
+    probs[np.arange(4), characters[:4]] = 1.0  # four of the top row read as characters, five as dots: still refused
+    with pytest.raises(ProfileError):
+        _refuse_rows_out_of_place([list(range(9)), list(range(9, 18))], (0, 1), probs)
+
+
+def test_rows_misread_within_their_own_codes_are_kept():
+    probs = np.full((9, len(DETECTOR_CLASSES)), 0.01, np.float32)
+    probs[:, DETECTOR_CLASSES.index("3m")] = 0.9  # every tile read 3m: a set the classifier reads badly, not a swap
+    probs[:4, DETECTOR_CLASSES.index("5p")] = 1.0  # four of them read as dots: fewer than half
+    _refuse_rows_out_of_place([list(range(9))], (0,), probs)
+
+
 # -- calibration photos and the command line (the shipped models, the vendored art) ----------------------------------
 
 @pytest.fixture(scope="module")
@@ -244,6 +263,17 @@ def lay_twice(image, boxes):
     return image
 
 
+def swap_rows(image, boxes):
+    """The characters laid where the dots belong, and the dots where the characters belong."""
+    swapped = image.copy()
+    for upper, lower in zip(boxes[:9], boxes[9:18], strict=True):
+        for source, target in ((upper, lower), (lower, upper)):
+            tile = image[source[1]:source[3], source[0]:source[2]]
+            swapped[target[1]:target[3], target[0]:target[2]] = cv2.resize(tile, (target[2] - target[0],
+                                                                                   target[3] - target[1]))
+    return swapped
+
+
 def shrink(image, boxes):
     """The sheet far away: its tiles a few pixels tall, in a photo of the same size."""
     small = cv2.resize(image, None, fx=0.3, fy=0.3, interpolation=cv2.INTER_AREA)
@@ -255,6 +285,7 @@ def shrink(image, boxes):
 @pytest.mark.parametrize(("change", "code"), [
     (hide_tile, "row_length"),
     (lay_twice, "code_missing"),
+    (swap_rows, "rows_unmatched"),
     (lambda image, boxes: np.full_like(image, 120), "no_tiles"),
     (shrink, "tiles_unreadable"),
     (lambda image, boxes: cv2.GaussianBlur(image, (0, 0), 12), "tiles_unreadable"),
