@@ -48,7 +48,8 @@ GAP_SPLIT_DIAGONAL = 0.42  # ... in diagonal rows, where a sideways tile (1.17 t
 #: ... and always where the spacing is this many times the typical spacing of touching tiles.
 CLEAR_GAP = 1.8
 #: A cut of less than this share of a tile between two runs of a row is its uneven touch, not a set laid apart,
-#: unless both runs are melds or one is a single tile (the winning tile set apart): see ``_mend_uneven``.
+#: unless both runs are melds or one is a single tile (the winning tile set apart): see ``_mend_uneven`` and
+#: docs/experiments/whole-hands.md.
 MEND_GAP = 0.45
 
 # -- the hand ------------------------------------------------------------------------------------------------------
