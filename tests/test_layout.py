@@ -328,3 +328,12 @@ def test_a_tile_pushed_a_little_off_the_row_s_end_is_the_row_s_and_the_one_beyon
     assert roles(layout)["winning"] == [win]
     assert sorted(roles(layout)["concealed"][0]) == sorted(head + last)
     assert not any("not a meld" in w for w in layout.warnings)
+
+
+def test_four_backs_of_a_longer_face_down_row_are_no_concealed_kong():
+    t = Table()
+    (row, win) = t.row(0, 0, split("123m456p789s1122z"), ["2z"])
+    t.row(100, -125, ["back"] * 4, ["back"] * 8, gap=0.5)  # another player's row, its boxes broken in two
+    layout = assemble(t.detections(), 1600, 900)
+    assert layout.hand is not None and not layout.hand.melds and layout.hand.winning_tile == "2z"
+    assert set(layout.in_hand()) == set(row + win)

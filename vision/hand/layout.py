@@ -476,8 +476,8 @@ def _find_hand(segments: list[list[int]], line_of: list[int], dets, geo: _Geomet
     if not n:
         return None, set()
     gap = np.array([[_seg_gap(segments[a], segments[b], geo) if a != b else 0.0 for b in range(n)] for a in range(n)])
-    meld = [_is_meld_shape(s, dets, geo) for s in segments]
-    wall = [not meld[k] and all(dets[i].code == "back" for i in s) for k, s in enumerate(segments)]
+    wall = _walls(segments, line_of, dets)
+    meld = [not wall[k] and _is_meld_shape(s, dets, geo) for k, s in enumerate(segments)]
     seeds = [k for k in range(n) if not meld[k] and not wall[k]] or [k for k in range(n) if meld[k]]
     if not seeds:
         return None, set()
@@ -512,6 +512,17 @@ def _find_hand(segments: list[list[int]], line_of: list[int], dets, geo: _Geomet
     return best[1], best[2]
 
 
+def _walls(segments: list[list[int]], line_of: list[int], dets: list[Detection]) -> list[bool]:
+    """Per segment, whether it is a row of backs alone that is no concealed kong: any but four backs, and four
+    whose line runs on into more backs (a face-down row, another player's or the wall, broken by the boxes)."""
+    backs = [all(dets[i].code == "back" for i in seg) for seg in segments]
+
+    def runs_on(k: int) -> bool:
+        return any(0 <= j < len(segments) and line_of[j] == line_of[k] and backs[j] for j in (k - 1, k + 1))
+
+    return [backs[k] and (len(seg) != 4 or runs_on(k)) for k, seg in enumerate(segments)]
+
+
 def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], cuts: list[float], dets,
                geo: _Geometry, warnings: list[str]) -> _Reading:
     """Roles inside the hand's cluster of segments (given by index, in line order; ``cuts``: the gap before
@@ -520,8 +531,9 @@ def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], cu
     if not ids:
         warnings.append("no hand found among the tiles")
         return reading
-    melds = {k: _meld_of(segments[k], dets, geo) for k in ids}
-    walls = [k for k in ids if melds[k] is None and all(dets[i].code == "back" for i in segments[k])]
+    is_wall = _walls(segments, line_of, dets)
+    melds = {k: None if is_wall[k] else _meld_of(segments[k], dets, geo) for k in ids}
+    walls = [k for k in ids if is_wall[k]]
     reading.others.extend(walls)
     plain = [k for k in ids if melds[k] is None and k not in walls]
     concealed: int | None = None
