@@ -122,6 +122,8 @@ def test_cli_rejects_bad_arguments(tmp_path, capsys):
     assert main(["synth", "--n", "0", "--out", str(tmp_path)]) == 2
     assert main(["synth", "--n", "1", "--out", str(tmp_path), "--art", str(tmp_path / "missing")]) == 2
     assert "tile art" in capsys.readouterr().err
+    assert main(["synth", "--n", "1", "--out", str(tmp_path), "--sheet", "--set", "xmj_real", "--habits"]) == 2
+    assert "--habits" in capsys.readouterr().err
 
 
 def test_cli_keeps_an_existing_dataset_unless_forced(tmp_path, capsys):

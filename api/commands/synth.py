@@ -62,6 +62,8 @@ def run(args) -> int:
         raise UsageError("--n must be at least 1")
     if args.sheet and not args.art_set:
         raise UsageError("--sheet needs --set NAME: the art set to lay out")
+    if args.sheet and args.habits:
+        raise UsageError("--habits is for photos of hands, not calibration sheets: pass --sheet or --habits")
     if not 64 <= args.size <= 4096:
         raise UsageError("--size must be between 64 and 4096")
     if args.workers < 1:
