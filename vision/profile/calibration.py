@@ -22,6 +22,7 @@ from mjlens.vision.profile.errors import ProfileError
 from mjlens.vision.profile.features import FeatureReader
 from mjlens.vision.profile.layout import SHEET_ROWS
 from mjlens.vision.profile.store import Profile, reliance_of
+from mjlens.vision.profile.views import tile_views
 from mjlens.vision.runtime.classifier import QUARTER_TURNS
 from mjlens.vision.runtime.crops import crop_tiles
 from mjlens.vision.runtime.decode import DecodedImage
@@ -56,6 +57,8 @@ READ_ELSEWHERE = 0.5
 EXAMPLE_TILE_HEIGHTS: tuple[int | None, ...] = (None, 32)
 #: ... and turned by these quarter turns clockwise: a tile lies upside down across the table, on its side in a meld.
 EXAMPLE_TURNS: tuple[int, ...] = (0, 2)
+#: ... and in this many other views, smaller, in other light, tilted (``vision.profile.views``).
+EXAMPLE_VIEWS = 4
 ROW_NAMES = ("characters 1m-9m", "dots 1p-9p", "bamboo 1s-9s", "honours 1z-7z", "flowers and seasons 1f-8f")
 
 
@@ -199,6 +202,9 @@ def layout_examples(bgr: np.ndarray, boxes: Sequence[tuple[float, ...]], codes: 
             turned = cut if turn == 0 else [cv2.rotate(c, QUARTER_TURNS[turn]) for c in cut]
             examples.append(unit if turn == 0 and target is None else features.read(turned)[1])
             example_codes += codes
+    for view in tile_views(bgr, boxes, features.classifier.size, EXAMPLE_VIEWS):
+        examples.append(features.read(view)[1])
+        example_codes += codes
     return example_codes, np.concatenate(examples)
 
 
