@@ -226,6 +226,7 @@ def main() -> int:
     parser.add_argument("--matching", action="append", default=[], help="T,U: temperature and unmatched similarity")
     parser.add_argument("--heights", help="example heights, e.g. none,32")
     parser.add_argument("--turns", help="example quarter turns, e.g. 0,2")
+    parser.add_argument("--views", type=int, help="other views of each layout tile (calibration.EXAMPLE_VIEWS)")
     parser.add_argument("--hk", action="store_true", help="hk-photos valid with a sheet of train crops instead")
     parser.add_argument("--features", action="store_true",
                         help="instead, compare the classifier's inner tensors as features (1-NN on labelled tiles)")
@@ -233,6 +234,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.heights:
         calibration.EXAMPLE_TILE_HEIGHTS = tuple(None if h == "none" else int(h) for h in args.heights.split(","))
+    if args.views is not None:
+        calibration.EXAMPLE_VIEWS = args.views
     if args.turns:
         calibration.EXAMPLE_TURNS = tuple(int(t) for t in args.turns.split(","))
     matchings = [Matching(*map(float, m.split(","))) for m in args.matching] or [Matching()]

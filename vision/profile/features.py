@@ -1,13 +1,15 @@
 """What the crop classifier sees in a tile: its probabilities and, from the same run, its embedding (the pooled
-features its last layer reads, L2-normalised), which a profile compares with the set's own examples.
+features of the features classifier, L2-normalised), which a profile compares with the set's own examples.
 
-The embedding is exposed by adding the pooled tensor as an extra output of the shipped ONNX graph in memory
-(``onnx``), so one run of the classifier answers both and reading with a profile costs no second model.
+The features classifier joins the crop classifier's graph in memory (``onnx``), reading the same crops, and its
+pooled tensor is added as an extra output, so one run answers both; without a profile the crop classifier runs
+alone, as shipped.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -15,25 +17,47 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from mjlens.models import shipped
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.profile.errors import ProfileError
 from mjlens.vision.runtime.classifier import BATCH, CropClassifier
 from mjlens.vision.runtime.sessions import session_options
 
+#: The classifier whose pooled features profiles compare tiles by, shipped beside the crop classifier: trained on
+#: more art sets, it tells the codes of a set it never saw apart better than the crop classifier's own features do
+#: (docs/experiments/profiles.md). ``FEATURES_ENV``: another file, or "classifier" for the crop classifier's own.
+FEATURES_FILE = "mjlens-tile-features.onnx"
+FEATURES_ENV = "MJLENS_PROFILE_FEATURES"
+#: Names given to the features classifier's tensors where it joins the crop classifier's graph.
+FEATURES_PREFIX = "features_"
+
+
+def features_model_path() -> Path | None:
+    """The features classifier profiles use, or None for the crop classifier's own features."""
+    named = os.environ.get(FEATURES_ENV)
+    if named:
+        return None if named.lower() == "classifier" else Path(named)
+    path = shipped(FEATURES_FILE)
+    return path if path.is_file() else None
+
 
 def classifier_digest(path: Path) -> str:
-    """The SHA-256 of a classifier file: a profile holds the features of one classifier and is read with it only."""
+    """The SHA-256 of a classifier file and of the features classifier read with it: a profile holds the features
+    of one pair and is read with it only."""
     digest = hashlib.sha256()
-    with Path(path).open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
+    for part in (path, features_model_path()):
+        if part is None:
+            continue
+        with Path(part).open("rb") as handle:
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
     return digest.hexdigest()
 
 
-def embedding_output(graph) -> str:
-    """The name of the pooled features of the (first) classifier in ``graph``: the output of its first Flatten,
-    which feeds the linear layer of a YOLO classification head."""
-    for node in graph.node:
+def embedding_output(model) -> str:
+    """The pooled features of the (first) classifier in ``model``: the output of its first Flatten, which feeds
+    the linear layer of a YOLO classification head."""
+    for node in model.graph.node:
         if node.op_type == "Flatten":
             return node.output[0]
     raise ProfileError("profile_classifier", "the crop classifier has no pooled features to compare tiles by")
@@ -56,7 +80,8 @@ def _features_model(path: str, examples: np.ndarray | None) -> bytes:
 
     model = onnx.ModelProto()
     model.CopyFrom(_classifier_graph(path))
-    name = embedding_output(model.graph)
+    features = features_model_path()
+    name = _join_features(model, _classifier_graph(str(features))) if features else embedding_output(model)
     model.graph.output.append(onnx.helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, None))
     if examples is not None:
         model.graph.initializer.append(onnx.numpy_helper.from_array(
@@ -65,6 +90,18 @@ def _features_model(path: str, examples: np.ndarray | None) -> bytes:
         model.graph.output.append(onnx.helper.make_tensor_value_info("profile_similarity", onnx.TensorProto.FLOAT,
                                                                      None))
     return model.SerializeToString()
+
+
+def _join_features(model, features) -> str:
+    """Add the ``features`` classifier to ``model``'s graph, reading its crops (resized in the graph to its own
+    size); returns the name of its pooled features."""
+    from mjlens.vision.train.average import _crop_size, _prefixed
+
+    nodes, initializers, _ = _prefixed(features, FEATURES_PREFIX, features.graph.input[0].name,
+                                       model.graph.input[0].name, _crop_size(features) / _crop_size(model))
+    model.graph.initializer.extend(initializers)
+    model.graph.node.extend(nodes)
+    return next(node.output[0] for node in nodes if node.op_type == "Flatten")
 
 
 class FeatureReader:
