@@ -1,0 +1,123 @@
+"""Which layout photos ``mjlens profile create`` accepts: correct synthetic layouts of many art sets, and the same
+layouts spoilt on purpose (docs/experiments/profiles.md, "Layouts refused").
+
+For each set, ``--n`` layout photos (``mjlens synth --sheet --seed SEED``, the same photos) are read as calibration
+photos (``calibration.profile_from_sheets``), and each again laid out wrong three ways on the same table under the
+same camera: a code laid twice (a tile laid where its right-hand neighbour belongs), a tile left out, the characters
+and dots rows swapped. A correct layout should be accepted, a wrong one refused.
+
+    python benchmarks/measure_layouts.py --sets all --n 3 --seed 21
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import zlib
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from mjlens.vision.profile import ProfileError, calibration  # noqa: E402
+from mjlens.vision.profile.features import FeatureReader  # noqa: E402
+from mjlens.vision.profile.layout import SHEET_ROWS  # noqa: E402
+from mjlens.vision.reading.reader import load_tile_reader  # noqa: E402
+from mjlens.vision.runtime.decode import load_image  # noqa: E402
+from mjlens.vision.synth import photo  # noqa: E402
+from mjlens.vision.synth.art import ArtBank  # noqa: E402
+from mjlens.vision.synth.render import render  # noqa: E402
+from mjlens.vision.synth.scene import Scene  # noqa: E402
+from mjlens.vision.synth.sheet import sheet_scene  # noqa: E402
+
+ART = REPO.parent / "shared" / "datasets" / "tile-art"
+
+
+def laid_twice(scene: Scene, rng: np.random.Generator) -> str:
+    """A tile laid where its right-hand neighbour belongs: that code twice, the other missing."""
+    pairs = [i for i in range(len(scene.tiles) - 1) if scene.tiles[i].group == scene.tiles[i + 1].group]
+    i = pairs[int(rng.integers(len(pairs)))]
+    missing_code = scene.tiles[i + 1].shown
+    scene.tiles[i + 1].shown = scene.tiles[i + 1].hidden = scene.tiles[i].shown
+    return f"{scene.tiles[i].shown} on {missing_code}"
+
+
+def missing(scene: Scene, rng: np.random.Generator) -> str:
+    """One tile left out, its place empty: a row cut short."""
+    i = int(rng.integers(len(scene.tiles)))
+    gone = scene.tiles.pop(i)
+    for group in scene.groups:
+        group["tiles"] = [j - (j > i) for j in group["tiles"] if j != i]
+    return gone.shown
+
+
+def rows_swapped(scene: Scene, rng: np.random.Generator) -> str:
+    """The characters row laid where the dots row belongs, and the dots where the characters belong."""
+    swap = dict(zip(SHEET_ROWS[0], SHEET_ROWS[1], strict=True)) | dict(zip(SHEET_ROWS[1], SHEET_ROWS[0], strict=True))
+    for tile in scene.tiles:
+        tile.shown = tile.hidden = swap.get(tile.shown, tile.shown)
+    return "1m-9m <-> 1p-9p"
+
+
+SPOILS = {"laid twice": laid_twice, "missing": missing, "rows swapped": rows_swapped}
+
+
+def layout_photo(seed: int, index: int, art: ArtBank, spoil: str | None = None) -> tuple[bytes, str]:
+    """The JPEG of layout ``index`` drawn as ``mjlens synth --sheet --seed SEED`` draws it (the same table, camera
+    and light), laid out right or with ``spoil``; and what was changed."""
+    rng = np.random.default_rng([seed, index])
+    scene = sheet_scene(rng, set(art.faces[art.names[0]]))
+    where = np.random.default_rng([seed, index, zlib.crc32(f"{art.names[0]} {spoil}".encode())])  # apart per set
+    change = "" if spoil is None else SPOILS[spoil](scene, where)
+    img = photo.degrade(rng, photo.lighting(rng, render(rng, scene, art, 1024, upright=True).image))
+    ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(75, 96))])
+    return buf.tobytes(), change
+
+
+def verdict(reader, features, data: bytes) -> str:
+    """"accepted", or the code of the ``ProfileError`` the photo is refused with, and its message."""
+    try:
+        image = load_image(data, target_side=reader.decode_side)
+        calibration.profile_from_sheets(reader, [image], features)
+    except ProfileError as err:
+        return f"{err.code}: {err.message}"
+    return "accepted"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sets", default="all", help="comma-separated art sets, or all")
+    parser.add_argument("--n", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=21)
+    parser.add_argument("--no-spoils", action="store_true", help="only the correct layouts")
+    parser.add_argument("--json", type=Path, help="write every verdict here")
+    args = parser.parse_args()
+    names = sorted(p.parent.name for p in ART.glob("*/1m.png")) if args.sets == "all" else args.sets.split(",")
+    reader = load_tile_reader()
+    features = FeatureReader(reader.classifier)
+    results = []
+    for name in names:
+        art = ArtBank(ART, [name])
+        for index in range(args.n):
+            for spoil in (None, *(() if args.no_spoils else SPOILS)):
+                if spoil == "rows swapped" and not {*SHEET_ROWS[0], *SHEET_ROWS[1]} <= set(art.faces[name]):
+                    continue
+                data, change = layout_photo(args.seed, index, art, spoil)
+                results.append({"set": name, "index": index, "layout": spoil or "correct", "change": change,
+                                "verdict": verdict(reader, features, data)})
+                print(json.dumps(results[-1], ensure_ascii=False), flush=True)
+    summary = Counter((r["layout"], r["verdict"].split(":")[0]) for r in results)
+    for (layout, outcome), count in sorted(summary.items()):
+        print(f"{layout:14s} {outcome:20s} {count}")
+    if args.json:
+        args.json.write_text(json.dumps(results, ensure_ascii=False, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
