@@ -80,3 +80,13 @@ def test_half_weights_read_as_the_full_ones(tmp_path):
     assert np.allclose(full, half, atol=1e-2)
     stored = onnx.load(str(tmp_path / "half.onnx")).graph.initializer
     assert [t.data_type for t in stored] == [TensorProto.FLOAT16]
+
+
+@needs_models
+def test_the_features_read_alone_are_those_read_joined(photo):
+    classifier = CropClassifier(CLASSIFIER)
+    crops = crop_tiles(photo, BOXES, classifier.size)
+    _, joined = FeatureReader(classifier).read(crops)
+    probs, alone = FeatureReader(classifier, features_only=True).read(crops)
+    assert np.allclose(joined, alone, atol=1e-4)
+    assert not probs.any()

@@ -16,7 +16,7 @@ import numpy as np
 
 from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES
 from mjlens.vision.profile.errors import ProfileError
-from mjlens.vision.profile.features import FeatureReader, classifier_digest
+from mjlens.vision.profile.features import FeatureReader, classifier_digest, has_own_features
 from mjlens.vision.profile.store import Profile
 from mjlens.vision.runtime.classifier import QUARTER_TURNS, CropClassifier
 from mjlens.vision.runtime.crops import crop_tiles
@@ -101,7 +101,10 @@ class ProfiledClassifier:
                                                      f"{classifier.path.name}: make it again with this one")
         self.profile = profile
         self.examples = Examples.of(profile)
-        self.features = FeatureReader(classifier, threads, examples=self.examples.features)
+        # With a features classifier of its own, the shipped reading comes first and the features are read only for
+        # the crops whose reading the profile does not fully trust: a set the classifier reads costs no more.
+        self.apart = has_own_features()
+        self.features = FeatureReader(classifier, threads, examples=self.examples.features, features_only=self.apart)
         self.matching = matching
         self.path, self.size, self.columns = classifier.path, classifier.size, classifier.columns
 
@@ -116,5 +119,12 @@ class ProfiledClassifier:
             return result
         cut = crop_tiles(bgr, boxes, self.size)
         crops = [crop if turn % 4 == 0 else cv2.rotate(crop, QUARTER_TURNS[turn % 4]) for turn in turns for crop in cut]
-        probs, similarity = self.features.similar(crops)
+        if not self.apart:
+            probs, similarity = self.features.similar(crops)
+            return matched_probabilities(probs, similarity, self.examples, self.matching).reshape(result.shape)
+        probs = self.classifier.turned_probabilities(bgr, boxes, turns).reshape(len(crops), -1)
+        doubted = np.flatnonzero(self.examples.reliance[probs.argmax(axis=1)] < 1.0)
+        similarity = np.zeros((len(crops), len(self.examples.features)), np.float32)
+        if len(doubted):
+            similarity[doubted] = self.features.similar([crops[i] for i in doubted])[1]
         return matched_probabilities(probs, similarity, self.examples, self.matching).reshape(result.shape)

@@ -41,6 +41,11 @@ def features_model_path() -> Path | None:
     return path if path.is_file() else None
 
 
+def has_own_features() -> bool:
+    """Whether profiles compare tiles by a features classifier of their own (not the crop classifier's)."""
+    return features_model_path() is not None
+
+
 def classifier_digest(path: Path) -> str:
     """The SHA-256 of a classifier file and of the features classifier read with it: a profile holds the features
     of one pair and is read with it only."""
@@ -72,15 +77,23 @@ def _classifier_graph(path: str):
     return onnx.load(path)
 
 
-def _features_model(path: str, examples: np.ndarray | None) -> bytes:
+def _features_model(path: str, examples: np.ndarray | None, features_only: bool = False) -> bytes:
     """The classifier's graph with its embedding as a second output (serialised); with ``examples`` (unit rows),
     a third: the embedding times each example (a matrix product in onnxruntime's threads, which numpy's would fight
-    for the cores: 40 crops took 40 ms there on two loaded cores)."""
+    for the cores: 40 crops took 40 ms there on two loaded cores). ``features_only``: the features classifier
+    alone (no probabilities), reading the classifier's crops as it does when joined."""
     import onnx
 
     model = onnx.ModelProto()
     model.CopyFrom(_classifier_graph(path))
     features = features_model_path()
+    if features_only:
+        if features is None:
+            raise ValueError("no features classifier of its own to read alone")
+        classifier_input = model.graph.input[0]
+        del model.graph.node[:], model.graph.initializer[:], model.graph.output[:], model.graph.value_info[:]
+        del model.graph.input[:]
+        model.graph.input.append(classifier_input)
     name = _join_features(model, _classifier_graph(str(features))) if features else embedding_output(model)
     model.graph.output.append(onnx.helper.make_tensor_value_info(name, onnx.TensorProto.FLOAT, None))
     if examples is not None:
@@ -107,12 +120,15 @@ def _join_features(model, features) -> str:
 class FeatureReader:
     """The crop classifier's probabilities and embeddings of crops, from one run."""
 
-    def __init__(self, classifier: CropClassifier, threads: int | None = None, examples: np.ndarray | None = None):
-        """``examples``: unit features to compare every crop with (``similar``)."""
+    def __init__(self, classifier: CropClassifier, threads: int | None = None, examples: np.ndarray | None = None,
+                 features_only: bool = False):
+        """``examples``: unit features to compare every crop with (``similar``); ``features_only``: the features
+        classifier alone (``has_own_features``), the probabilities answered as zeros."""
         import onnxruntime as ort
 
         self.classifier = classifier
-        data = _features_model(str(classifier.path), examples)
+        self.features_only = features_only
+        data = _features_model(str(classifier.path), examples, features_only)
         self.session = ort.InferenceSession(data, session_options(threads), providers=["CPUExecutionProvider"])
         self.digest = classifier_digest(classifier.path)
         self.dim = 0
@@ -139,8 +155,10 @@ class FeatureReader:
             if classifier.fixed_batch and len(chunk) < classifier.fixed_batch:
                 blob = np.concatenate([blob, np.zeros((classifier.fixed_batch - len(chunk), *blob.shape[1:]),
                                                       blob.dtype)])
-            out, features, *rest = self.session.run(None, {classifier.input_name: blob})
-            probs[start:start + len(chunk)][:, classifier.columns] = out[: len(chunk)]
+            outputs = self.session.run(None, {classifier.input_name: blob})
+            if not self.features_only:
+                probs[start:start + len(chunk)][:, classifier.columns] = outputs.pop(0)[: len(chunk)]
+            features, *rest = outputs
             parts.append(features[: len(chunk)].reshape(len(chunk), -1))
             products.extend(part[: len(chunk)] for part in rest)
         if not parts:
