@@ -76,7 +76,7 @@ class StoreLimits:
     max_bytes: int = 2 * 1024 * 1024  # one profile's file
     max_per_client: int = 20  # kept at once by one client
     made_per_hour: int = 10  # made by one client in the last hour
-    examples_per_code: int = 12  # kept per code when examples are added, the oldest dropped
+    examples_per_code: int = 16  # kept per code when examples are added, the oldest dropped
 
 
 @dataclass(frozen=True)

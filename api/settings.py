@@ -65,7 +65,7 @@ class Settings(BaseSettings):
     #: Where the profiles clients make (``POST /v1/profiles``) are kept: a path to a SQLite file, or any SQLAlchemy
     #: URL (``postgresql://...`` with its driver installed). Opened at the first profile call.
     profile_db: str = "mjlens-profiles.db"
-    #: Most profiles kept at once (a whole set's is about 0.4 MB).
+    #: Most profiles kept at once (a whole set's is about 0.8 MB).
     max_profiles: int = Field(default=1000, gt=0)
     #: Largest profile kept, in bytes of its file.
     max_profile_bytes: int = Field(default=2 * 1024 * 1024, gt=0)
@@ -77,7 +77,7 @@ class Settings(BaseSettings):
     #: Most profiles one client makes in an hour (deleting one does not give its make back).
     profiles_per_client_per_hour: int = Field(default=10, gt=0)
     #: Examples kept of each code when corrections are added to a profile: the oldest are dropped past it.
-    profile_examples_per_code: int = Field(default=12, gt=0)
+    profile_examples_per_code: int = Field(default=16, gt=0)
     #: Level of the JSON logs.
     log_level: str = "INFO"
 

@@ -21,7 +21,7 @@ VERSION = 1
 SOURCES = ("sheet", "labels", "corrections")
 #: Examples kept per code (the first ones): a labelled folder may hold hundreds of one code, and a few views of it
 #: are what the nearest-neighbour reading needs.
-MAX_EXAMPLES_PER_CODE = 12
+MAX_EXAMPLES_PER_CODE = 16
 #: A reliance this high counts as full: on hk-photos, whose set the classifier learnt, its flowers' reliances measure
 #: 0.8-1.0, and anything short of full let the profile cost a flower (docs/experiments/profiles.md).
 FULL_RELIANCE = 0.8
