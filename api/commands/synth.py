@@ -49,6 +49,11 @@ def register(sub) -> None:
     parser.add_argument("--sheet", action="store_true",
                         help="instead of hands, calibration sheets of --set: the set face up in rows 1m-9m, 1p-9p, "
                              "1s-9s, 1z-7z, 1f-8f (the rows it has), for mjlens profile create (--size default 1024)")
+    parser.add_argument("--negatives", choices=("empty", "with-hand"),
+                        help="instead, hard negatives: table photos with things that are not tiles (paper, phones, "
+                             "book spines, dice, scoring sticks, chips, keyboards, the table's edge, hands, sleeves) "
+                             "and empty label files ('empty'), or hands with such things beside them, labelled as "
+                             "the tiles only ('with-hand'); DIR/distractors/*.json says what lies where")
     parser.set_defaults(run=run)
 
 
@@ -71,7 +76,11 @@ def run(args) -> int:
     images = args.out / "images"
     if images.is_dir() and any(images.iterdir()) and not args.force:
         raise UsageError(f"{args.out} already holds images: choose another --out, or pass --force to write over them")
+    if args.negatives and (args.sheet or args.habits or args.art_set or args.set_group):
+        raise UsageError("--negatives draws its own photos: pass it without --sheet, --habits, --set or --sets")
     art = args.art or default_art()
+    if args.negatives == "empty":
+        return _write_negatives(args, None)
     if art is None:
         raise UsageError(f"no tile art found: pass --art DIR or set {ART_ENV} to a folder of sets such as "
                          "xmj_real/1m.png (where to get them: datasets/synthetic.md in the mjlens repository)")
@@ -87,6 +96,8 @@ def run(args) -> int:
         raise UsageError(f"no art set {args.art_set!r} under {art}")
     if args.art_set and args.set_group:
         raise UsageError("pass --set NAME or --sets GROUP, not both")
+    if args.negatives:
+        return _write_negatives(args, art)
     try:
         if args.sheet:
             from mjlens.vision.synth.sheet import write_sheets
@@ -101,6 +112,18 @@ def run(args) -> int:
                 sets = sets_of_group(art, args.set_group)
             boxes = write_dataset(args.out, args.n, args.seed, art, args.size, args.workers, progress,
                                   sets=sets, even=bool(args.set_group), habits=args.habits)
+    except ArtError as err:
+        raise UsageError(str(err)) from err
+    print(f"wrote {args.n} images, {boxes} boxes, to {args.out} (data.yaml inside)")
+    return 0
+
+
+def _write_negatives(args, art: Path | None) -> int:
+    from mjlens.vision.synth.art import ArtError
+    from mjlens.vision.synth.negatives import write_negatives
+
+    try:
+        boxes = write_negatives(args.out, args.n, args.seed, art, args.size, with_hand=args.negatives == "with-hand")
     except ArtError as err:
         raise UsageError(str(err)) from err
     print(f"wrote {args.n} images, {boxes} boxes, to {args.out} (data.yaml inside)")
