@@ -15,7 +15,7 @@ from mjlens.vision.reading.second import SECOND_READINGS
 
 def test_the_second_readings_are_tried_in_one_order():
     assert [second.name for second in SECOND_READINGS] == [
-        "squeezed", "quarter turn", "diagonal rows", "small tiles", "upside down"]
+        "close up", "squeezed", "quarter turn", "diagonal rows", "small tiles", "upside down"]
     assert [second.name for second in SECOND_READINGS if second.turns_whole] == ["quarter turn", "upside down"]
 
 
