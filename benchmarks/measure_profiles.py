@@ -9,6 +9,7 @@ with it, scored as ``mjlens eval`` scores tiles (operating readings only, no mAP
     python benchmarks/measure_profiles.py --sets kmj_jade,kmj_classic --photos 50 --work /tmp/profile-sets
     python benchmarks/measure_profiles.py --hk --work /tmp/profile-sets   # hk-photos valid, a sheet of train crops
     python benchmarks/measure_profiles.py --features --sets kmj_classic,xmj_dorwhite,kmj_jade   # which features
+    python benchmarks/measure_profiles.py --sets kmj_classic,kmj_jade --timing 40   # and the time of a read
 """
 
 from __future__ import annotations
@@ -72,6 +73,25 @@ def _figures(samples: list) -> dict:
     return {k: report.get(k) for k in FIGURES} | {"found": round((correct + wrong) / max(labels, 1), 4),
                                                   "named": round(correct / max(correct + wrong, 1), 4),
                                                   "photos": len(samples)}
+
+
+def read_times(reader, profiled, data_yaml: Path, photos: int) -> dict:
+    """Median wall time of reading each of the first ``photos`` photos without and with the profile, in turn (both
+    see the same machine load), after a few reads to warm up."""
+    import statistics
+
+    _, pairs = evaluate.read_dataset(data_yaml, "val")
+    images = [evaluate.load_photo(path) for path, _ in pairs[:photos]]
+    times: dict[str, list[float]] = {"without": [], "with": []}
+    for index, image in enumerate(images[:3] + images):
+        for key, which in (("without", reader), ("with", profiled)):
+            start = time.perf_counter()
+            which.detect(image.bgr, image.scale)
+            if index >= 3:
+                times[key].append(time.perf_counter() - start)
+    medians = {key: statistics.median(value) * 1000 for key, value in times.items()}
+    return {key: round(value, 1) for key, value in medians.items()} | {
+        "ratio": round(medians["with"] / medians["without"], 3)}
 
 
 def with_profile(reader: TwoStageDetector, profile: Profile, matching: Matching) -> TwoStageDetector:
@@ -226,6 +246,8 @@ def main() -> int:
     parser.add_argument("--matching", action="append", default=[], help="T,U: temperature and unmatched similarity")
     parser.add_argument("--heights", help="example heights, e.g. none,32")
     parser.add_argument("--turns", help="example quarter turns, e.g. 0,2")
+    parser.add_argument("--timing", type=int, default=0, metavar="N",
+                        help="also time reading the first N hand photos without and with the profile")
     parser.add_argument("--views", type=int, help="other views of each layout tile (calibration.EXAMPLE_VIEWS)")
     parser.add_argument("--hk", action="store_true", help="hk-photos valid with a sheet of train crops instead")
     parser.add_argument("--features", action="store_true",
@@ -259,6 +281,9 @@ def main() -> int:
             for matching in matchings:
                 row[f"with T={matching.temperature} U={matching.unmatched}"] = read_all(
                     with_profile(reader, profile, matching), root / "hands" / "data.yaml")[0]
+            if args.timing:
+                row["read_ms"] = read_times(reader, with_profile(reader, profile, matchings[0]),
+                                            root / "hands" / "data.yaml", args.timing)
         rows.append(row)
         print(json.dumps(row), flush=True)
     if args.json:
