@@ -24,12 +24,17 @@ from mjlens.api.profile_store import StoredProfile  # noqa: E402
 from mjlens.api.profiles import fingerprint  # noqa: E402
 from mjlens.api.settings import Settings  # noqa: E402
 from mjlens.scoring.tiles import DETECTOR_CLASSES  # noqa: E402
+from mjlens.vision.profile.calibration import EXAMPLE_TILE_HEIGHTS, EXAMPLE_TURNS, EXAMPLE_VIEWS  # noqa: E402
 from mjlens.vision.profile.layout import SHEET_ROWS  # noqa: E402
+from mjlens.vision.profile.store import MAX_EXAMPLES_PER_CODE  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 VENDORED_ART = REPO / "datasets" / "tile-art"
 ART_SET = "xhokir_regular_flowers"
 HAND = REPO / "examples" / "hand.jpg"
+
+#: Examples a layout tile gives (the sheets here show tiles taller than every reduced height).
+PER_TILE = len(EXAMPLE_TILE_HEIGHTS) * len(EXAMPLE_TURNS) + EXAMPLE_VIEWS
 
 
 @pytest.fixture(scope="module")
@@ -156,7 +161,7 @@ def test_the_preview_is_the_layout_and_its_tiles_make_the_same_profile(client, s
     created = made(client, sheet, preview["tiles"])  # the preview's tiles sent back as they are
     assert created["codes"] == layout and created["warnings"] == []
     summary = client.get(f"/v1/profiles/{created['id']}", headers={"X-Profile-Token": created["token"]}).json()
-    assert summary["complete"] and summary["examples"] == 4 * len(layout) and summary["sources"] == ["sheet"]
+    assert summary["complete"] and summary["examples"] == PER_TILE * len(layout) and summary["sources"] == ["sheet"]
 
 
 def test_tiles_short_of_a_set_make_a_profile_that_does_not_name_the_set(client, sheet, preview):
@@ -206,8 +211,11 @@ def test_corrections_are_added_to_a_profile_and_read_with_at_once(client, sheet,
     assert answer.status_code == 200, answer.text
     body = answer.json()
     assert body["id"] == created["id"] and body["added"] == 10 and body["codes"] == created["codes"]
-    assert body["examples"]["1m"] == 12 and body["examples"]["2z"] == 5 and body["examples"]["9m"] == 4
-    assert "face-down" in body["warnings"][0] and "1m 1" in body["warnings"][1]  # 4 + 9 of 1m: the oldest dropped
+    kept_1m = min(PER_TILE + 9, MAX_EXAMPLES_PER_CODE)
+    assert body["examples"]["1m"] == kept_1m and body["examples"]["2z"] == PER_TILE + 1
+    assert body["examples"]["9m"] == PER_TILE
+    dropped = PER_TILE + 9 - kept_1m  # the oldest dropped
+    assert "face-down" in body["warnings"][0] and f"1m {dropped}" in body["warnings"][1]
     assert created["id"] not in client.app.state.profile_readers._kept  # the next photo reads with them
     again = client.post("/v1/recognize", files={"image": ("hand.jpg", HAND.read_bytes(), "image/jpeg")},
                         data={"profile": created["id"]}, headers=token)
@@ -215,7 +223,8 @@ def test_corrections_are_added_to_a_profile_and_read_with_at_once(client, sheet,
     now = client.app.state.profiles.get(created["id"], created["token"])
     assert client.app.state.profile_readers._kept[created["id"]][0] == fingerprint(now)
     summary = client.get(f"/v1/profiles/{created['id']}", headers=token).json()
-    assert summary["examples"] == 168 + 8 + 1 and summary["sources"] == ["sheet", "corrections"]
+    assert summary["examples"] == 42 * PER_TILE + (kept_1m - PER_TILE) + 1
+    assert summary["sources"] == ["sheet", "corrections"]
     for headers in ({"X-Profile-Token": "wrong"}, {}):
         gone = client.post(path, files=photo, data={"tiles": json.dumps(tiles)}, headers=headers)
         assert gone.status_code == 404 and gone.json()["error"]["code"] == "profile_not_found"
