@@ -44,6 +44,10 @@ CONF = 0.2
 BONUS_CONF = 0.15
 BACK_CONF = 0.1
 FLOOR = 0.03
+#: A tile read as 白 (``BLANK``, the one blank face) is kept only where the classifier reads it at least ``BLANK_SURE``
+#: surely: paper, a phone, a book's spine or a keyboard's keys read as a blank face, less surely than the real 白 of
+#: hk-photos ``valid`` (all 0.957 or more); chosen on synthetic hard negatives (docs/experiments/hard-negatives.md).
+BLANK, BLANK_SURE = "5z", 0.9
 INPUT_SIZE = 448
 #: Photos are decoded with at least this long side (a JPEG reduced while decoding, never more than needed): the
 #: classifier cuts its crops from the decoded photo, and a 17-tile row across 1024 px gives tiles 60 px wide and
@@ -139,11 +143,11 @@ class TwoStageDetector:
         read = []
         for detection, row in zip(located, probs, strict=True):
             order = np.argsort(-row)
-            if detection.confidence * row[order[0]] < keep_at.of(self.names[order[0]]):
+            code, probability = self.names[order[0]], float(row[order[0]])
+            if detection.confidence * probability < keep_at.of(code) or (code == BLANK and probability < BLANK_SURE):
                 continue
             alternatives = tuple((self.names[c], float(row[c])) for c in order[1:TOP_K + 1] if row[c] >= ALT_FLOOR)
-            read.append(replace(detection, code=self.names[order[0]], confidence=float(row[order[0]]),
-                                alternatives=alternatives))
+            read.append(replace(detection, code=code, confidence=probability, alternatives=alternatives))
         return one_set(read)
 
     def probabilities(self, bgr: np.ndarray, located: Sequence[Detection], pixel_scale: float = 1.0) -> np.ndarray:
