@@ -29,3 +29,13 @@ def test_general_and_held_out_split_the_art():
     assert len(held_out) >= 5
     bank = ArtBank(SHARED_ART, general, even=True)
     assert len(set(bank.weights.round(9))) == 1
+
+
+@pytest.mark.skipif(not (SHARED_ART / "xshisen_s2").is_dir(), reason="the shared tile art is not here")
+def test_a_set_without_flowers_shows_none(tmp_path):
+    from mjlens.vision.synth.generate import generate_one
+
+    bank = ArtBank(SHARED_ART, ["xshisen_s2"])
+    assert not bank.has_bonus()
+    codes = [code for index in range(8) for code, *_ in generate_one(11, index, bank, 320).labels]
+    assert codes and not any(code.endswith("f") for code in codes)

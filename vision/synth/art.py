@@ -12,7 +12,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from mjlens.scoring.tiles import ALL_CODES
+from mjlens.scoring.tiles import ALL_CODES, BONUS_CODES
 
 #: Sets worth drawing from, with the weight of each: the four closest to real Chinese/HK tiles dominate. Sets
 #: whose art carries a "non-profit only" caveat (xmj_thick/thin, bradfield_*) are left out.
@@ -88,6 +88,10 @@ class ArtBank:
 
     def pick_set(self, rng: np.random.Generator) -> str:
         return self.names[int(rng.choice(len(self.names), p=self.weights))]
+
+    def has_bonus(self) -> bool:
+        """Whether any set here has a picture of a flower or season (a set alone may have none)."""
+        return any(code in faces for faces in self.faces.values() for code in BONUS_CODES)
 
     def face(self, set_name: str, code: str) -> np.ndarray:
         """The picture of ``code`` in ``set_name``, or in the first fallback set that has it."""

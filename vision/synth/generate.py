@@ -47,6 +47,9 @@ def generate_one(seed: int, index: int, art: ArtBank, size: int = 640, habits: H
     habit_rng = np.random.default_rng([seed, index, HABIT_STREAM]) if habits is not None else None
     pool = TilePool()
     shown = random_hand(rng, pool, taiwan=bool(rng.random() < P_TAIWAN))
+    if not art.has_bonus():  # a set without flowers and seasons (a player's own table, --set): none on the table
+        shown.flowers = []
+        pool.bonus.clear()
     scene = layout_hand(rng, shown, habits, habit_rng)
     if rng.random() < P_CLUTTER:
         add_clutter(rng, scene, pool)
