@@ -43,7 +43,7 @@ from mjlens.vision.synth.sheet import write_sheets  # noqa: E402
 
 ART = REPO.parent / "shared" / "datasets" / "tile-art"
 HK = REPO.parent / "shared" / "datasets" / "hk-photos" / "data.yaml"
-SETS = "kmj_classic,xmj_thick,bradfield_numbered,kmj_jade"  # held out; gnome_postmodern, xshisen_s2 lack codes
+SETS = "kmj_classic,xshisen_s2,xmj_thick,bradfield_numbered,kmj_jade"  # held out; gnome_postmodern lacks 白
 FIGURES = ("tile_accuracy", "tile_precision", "exact_rate", "bonus_recall")
 
 
