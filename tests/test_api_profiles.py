@@ -29,8 +29,6 @@ from mjlens.vision.profile.layout import SHEET_ROWS  # noqa: E402
 from mjlens.vision.profile.store import MAX_EXAMPLES_PER_CODE  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
-VENDORED_ART = REPO / "datasets" / "tile-art"
-ART_SET = "xhokir_regular_flowers"
 HAND = REPO / "examples" / "hand.jpg"
 
 #: Examples a layout tile gives (the sheets here show tiles taller than every reduced height).
@@ -38,12 +36,8 @@ PER_TILE = len(EXAMPLE_TILE_HEIGHTS) * len(EXAMPLE_TURNS) + EXAMPLE_VIEWS
 
 
 @pytest.fixture(scope="module")
-def sheet_path(tmp_path_factory) -> Path:
-    from mjlens.vision.synth.sheet import write_sheets
-
-    out = tmp_path_factory.mktemp("sheet")
-    write_sheets(out, 1, 0, VENDORED_ART, ART_SET)
-    return next((out / "images").glob("*.jpg"))
+def sheet_path(vendored_layout_photo) -> Path:
+    return vendored_layout_photo
 
 
 @pytest.fixture(scope="module")

@@ -21,8 +21,6 @@ from mjlens.vision.profile.layout import SHEET_ROWS
 from mjlens.vision.profile.store import MAX_EXAMPLES_PER_CODE, reliance_of
 
 REPO = Path(__file__).resolve().parent.parent
-VENDORED_ART = REPO / "datasets" / "tile-art"
-ART_SET = "xhokir_regular_flowers"
 
 
 def unit(rows: np.ndarray) -> np.ndarray:
@@ -205,12 +203,8 @@ def test_rows_misread_within_their_own_codes_are_kept():
 # -- calibration photos and the command line (the shipped models, the vendored art) ----------------------------------
 
 @pytest.fixture(scope="module")
-def sheet(tmp_path_factory) -> Path:
-    from mjlens.vision.synth.sheet import write_sheets
-
-    out = tmp_path_factory.mktemp("sheet")
-    write_sheets(out, 1, 0, VENDORED_ART, ART_SET)
-    return next((out / "images").glob("*.jpg"))
+def sheet(vendored_layout_photo) -> Path:
+    return vendored_layout_photo
 
 
 @pytest.fixture(scope="module")

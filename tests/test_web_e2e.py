@@ -36,8 +36,6 @@ SERVED: dict = {}
 
 
 REPO = Path(__file__).resolve().parent.parent
-VENDORED_ART = REPO / "datasets" / "tile-art"
-ART_SET = "xhokir_regular_flowers"
 HAND = REPO / "examples" / "hand.jpg"
 
 
@@ -141,13 +139,8 @@ def real_server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def layout_photo(tmp_path_factory) -> Path:
-    """A synthetic photo of the vendored art set laid out in rows (mjlens synth --sheet)."""
-    from mjlens.vision.synth.sheet import write_sheets
-
-    out = tmp_path_factory.mktemp("layout")
-    write_sheets(out, 1, 0, VENDORED_ART, ART_SET)
-    return next((out / "images").glob("*.jpg"))
+def layout_photo(vendored_layout_photo) -> Path:
+    return vendored_layout_photo
 
 
 @pytest.fixture(scope="module")
