@@ -140,11 +140,16 @@ def _write_one(job: tuple[int, int, int, str, bool]) -> int:
     root = Path(out)
     (root / "images" / f"{stem}.jpg").write_bytes(sample.jpeg)
     (root / "labels" / f"{stem}.txt").write_text(yolo_lines(sample))
-    record = {"image": f"images/{stem}.jpg", "labels": [
-        {"code": c, "box": [round(v, 2) for v in (x1, y1, x2, y2)]} for c, x1, y1, x2, y2 in sample.labels
-    ], **sample.record}
-    (root / "hands" / f"{stem}.json").write_text(json.dumps(record, separators=(",", ":")))
+    write_hand_record(root, stem, sample.labels, sample.record)
     return len(sample.labels)
+
+
+def write_hand_record(root: Path, stem: str, labels, record: dict) -> None:
+    """``root/hands/<stem>.json``: the photo's labels and its ground-truth hand (``Sample.record``)."""
+    whole = {"image": f"images/{stem}.jpg", "labels": [
+        {"code": c, "box": [round(v, 2) for v in (x1, y1, x2, y2)]} for c, x1, y1, x2, y2 in labels
+    ], **record}
+    (root / "hands" / f"{stem}.json").write_text(json.dumps(whole, separators=(",", ":")))
 
 
 def write_dataset(out: Path, n: int, seed: int, art_dir: Path, size: int = 640, workers: int = 1,

@@ -26,7 +26,7 @@ import numpy as np
 from mjlens.vision.synth import photo
 from mjlens.vision.synth.art import ArtBank
 from mjlens.vision.synth.camera import Camera
-from mjlens.vision.synth.generate import generate_one, write_data_yaml, yolo_lines
+from mjlens.vision.synth.generate import generate_one, write_data_yaml, write_hand_record, yolo_lines
 from mjlens.vision.synth.render import ASPECTS, MAX_CANVAS, RIM_COLOURS
 from mjlens.vision.synth.textures import surface
 
@@ -469,10 +469,7 @@ def write_negatives(out: Path, n: int, seed: int, art_dir: Path | None, size: in
             {"image": f"images/{stem}.jpg", "width": sample.width, "height": sample.height,
              "distractors": sample.distractors}, separators=(",", ":")))
         if sample.record is not None:
-            record = {"image": f"images/{stem}.jpg", "labels": [
-                {"code": c, "box": [round(v, 2) for v in (x1, y1, x2, y2)]} for c, x1, y1, x2, y2 in sample.labels
-            ], **sample.record}
-            (out / "hands" / f"{stem}.json").write_text(json.dumps(record, separators=(",", ":")))
+            write_hand_record(out, stem, sample.labels, sample.record)
         total += len(sample.labels)
         if progress:
             progress()
