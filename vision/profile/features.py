@@ -108,10 +108,10 @@ def _features_model(path: str, examples: np.ndarray | None, features_only: bool 
 def _join_features(model, features) -> str:
     """Add the ``features`` classifier to ``model``'s graph, reading its crops (resized in the graph to its own
     size); returns the name of its pooled features."""
-    from mjlens.vision.train.average import _crop_size, _prefixed
+    from mjlens.vision.train.average import crop_size, prefixed
 
-    nodes, initializers, _ = _prefixed(features, FEATURES_PREFIX, features.graph.input[0].name,
-                                       model.graph.input[0].name, _crop_size(features) / _crop_size(model))
+    nodes, initializers, _ = prefixed(features, FEATURES_PREFIX, features.graph.input[0].name,
+                                       model.graph.input[0].name, crop_size(features) / crop_size(model))
     model.graph.initializer.extend(initializers)
     model.graph.node.extend(nodes)
     return next(node.output[0] for node in nodes if node.op_type == "Flatten")

@@ -55,9 +55,9 @@ def average(members: list[Path], out: Path, unsure_below: float | Sequence[float
         raise ValueError("the classifiers do not name the same classes in the same order")
     input_name = first.graph.input[0].name
     joins = _joining_level(levels, len(models))
-    sizes = [_crop_size(model) for model in models]
+    sizes = [crop_size(model) for model in models]
     size = max(sizes)
-    parts = [_prefixed(model, f"m{index}_", input_name,
+    parts = [prefixed(model, f"m{index}_", input_name,
                        input_name if index == 0 or not levels else f"level{joins[index]}_crops", member_size / size)
              for index, (model, member_size) in enumerate(zip(models, sizes, strict=True))]
     initializers = [init for _, inits, _ in parts for init in inits]
@@ -84,7 +84,7 @@ def average(members: list[Path], out: Path, unsure_below: float | Sequence[float
     if flowers:
         nodes += _flower_nodes(read, input_name, size, _class_names(first), flowers, output, initializers)
     if half_weights:
-        initializers, widen = _half_stored(initializers)
+        initializers, widen = half_stored(initializers)
         nodes = widen + nodes
     graph = helper.make_graph(nodes, "mean-of-classifiers", [graph_input], [output], initializers)
     model = helper.make_model(graph, opset_imports=first.opset_import)
@@ -139,8 +139,8 @@ def _flower_nodes(so_far: str, input_name: str, size: int, names: list[str], flo
         if not codes or not set(codes) <= set(BONUS_CODES):
             raise ValueError(f"{path.name} is not a classifier of flowers and seasons alone: {codes}")
         prefix = f"f{index}_"
-        nodes, member_inits, member_output = _prefixed(model, prefix, model.graph.input[0].name, "flowers_crops",
-                                                       _crop_size(model) / size)
+        nodes, member_inits, member_output = prefixed(model, prefix, model.graph.input[0].name, "flowers_crops",
+                                                       crop_size(model) / size)
         spread = np.zeros((len(codes), len(names)), np.float32)  # member column -> output column
         spread[range(len(codes)), [names.index(code) for code in codes]] = 1.0
         constants[f"{prefix}spread"] = spread
@@ -186,7 +186,7 @@ def _joining_level(levels: list[float], n_members: int) -> list[int]:
     return [0] * (n_members - deeper) + list(range(1, deeper + 1))
 
 
-def _crop_size(model) -> int:
+def crop_size(model) -> int:
     """The crop side a member was trained at: its fixed input height, else what its metadata says (as the runtime
     reads it, ``vision.runtime.classifier.trained_size``)."""
     from mjlens.vision.runtime.classifier import trained_size
@@ -197,7 +197,7 @@ def _crop_size(model) -> int:
     return trained_size({p.key: p.value for p in model.metadata_props})
 
 
-def _prefixed(model, prefix: str, input_name: str, feed: str, scale: float = 1.0) -> tuple[list, list, str]:
+def prefixed(model, prefix: str, input_name: str, feed: str, scale: float = 1.0) -> tuple[list, list, str]:
     """A member's nodes and initializers with ``prefix`` on every name, reading ``feed`` (resized by ``scale``
     when it is not 1) as its input, and the name of its output."""
     import numpy as np
@@ -210,12 +210,12 @@ def _prefixed(model, prefix: str, input_name: str, feed: str, scale: float = 1.0
         initializers.append(scales)
         nodes.append(helper.make_node("Resize", [feed, "", scales.name], [f"{prefix}resized"], mode="linear"))
         feed = f"{prefix}resized"
-    prefixed = onnx.ModelProto()
-    prefixed.CopyFrom(model)
-    _prefix_graph(prefixed.graph, prefix, {input_name: feed})
-    initializers += prefixed.graph.initializer
-    nodes += prefixed.graph.node
-    return nodes, initializers, prefixed.graph.output[0].name
+    renamed = onnx.ModelProto()
+    renamed.CopyFrom(model)
+    _prefix_graph(renamed.graph, prefix, {input_name: feed})
+    initializers += renamed.graph.initializer
+    nodes += renamed.graph.node
+    return nodes, initializers, renamed.graph.output[0].name
 
 
 def _prefix_graph(graph, prefix: str, feeds: dict[str, str]) -> None:
@@ -238,7 +238,7 @@ def _prefix_graph(graph, prefix: str, feeds: dict[str, str]) -> None:
                 _prefix_graph(attribute.g, prefix, feeds)
 
 
-def _half_stored(initializers: list) -> tuple[list, list]:
+def half_stored(initializers: list) -> tuple[list, list]:
     """Every float32 weight tensor (two or more dimensions) stored as float16, and the ``Cast`` nodes giving the
     graph its float32 value; biases and constants (a resize's scales) stay exact."""
     from onnx import TensorProto, helper, numpy_helper

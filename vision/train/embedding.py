@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from mjlens.vision.train.average import _half_stored
+from mjlens.vision.train.average import half_stored
 
 
 def half_weights(model_path: Path, out: Path) -> Path:
@@ -17,7 +17,7 @@ def half_weights(model_path: Path, out: Path) -> Path:
     import onnx
 
     model = onnx.load(str(model_path))
-    stored, widen = _half_stored(list(model.graph.initializer))
+    stored, widen = half_stored(list(model.graph.initializer))
     del model.graph.initializer[:]
     model.graph.initializer.extend(stored)
     nodes = [*widen, *model.graph.node]
