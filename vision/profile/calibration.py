@@ -43,11 +43,12 @@ MIN_SHARPNESS = 150.0
 #: Centres further apart across the rows than this share of a tile's height start a new row.
 ROW_SPLIT = 0.55
 #: Two tiles whose features are this alike (cosine) look the same to the reader: a code laid twice, or a set whose
-#: codes the reader cannot tell apart. Distinct codes of one art set's sheet measure up to 0.989, one tile's copy laid
-#: beside it 0.95 (docs/experiments/profiles.md): so two tiles of one row alike from ``SAME_READING`` up that the
-#: shipped classifier also reads as one code, each at ``SURE_READING`` at least, count as one code laid twice.
-LOOK_ALIKE = 0.995
-SAME_READING, SURE_READING = 0.95, 0.85
+#: codes the reader cannot tell apart. By the features classifier, distinct codes of one row of a correct sheet
+#: measure up to 0.983, a code laid twice 0.89-0.98 (docs/experiments/profiles.md, "Look-alikes"): so two tiles of
+#: one row alike from ``SAME_READING`` up that the shipped classifier also reads as one code, each at
+#: ``SURE_READING`` at least, count as one code laid twice too.
+LOOK_ALIKE = 0.985
+SAME_READING, SURE_READING = 0.9, 0.85
 #: A row whose tiles the shipped classifier reads, at least this share of them, as the codes of another row of the
 #: sheet of its length, and more of them so than as its own, is laid in that row's place (the characters and dots
 #: swapped, say): of the 450 rows of 75 correct synthetic layouts none is read so at all, of 75 layouts with the
