@@ -39,14 +39,13 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from mjlens.scoring.tiles import DETECTOR_CLASSES  # noqa: E402
-from mjlens.vision.profile.classifier import ProfiledClassifier  # noqa: E402
 from mjlens.vision.profile.features import FeatureReader  # noqa: E402
 from mjlens.vision.profile.store import Profile, reliance_of  # noqa: E402
 from mjlens.vision.reading.reader import load_tile_reader  # noqa: E402
 from mjlens.vision.runtime.crops import crop_tiles  # noqa: E402
 from mjlens.vision.runtime.decode import load_image  # noqa: E402
 from mjlens.vision.synth import photo  # noqa: E402
-from mjlens.vision.synth.generate import CLASS_INDEX, write_data_yaml  # noqa: E402
+from mjlens.vision.synth.generate import write_data_yaml, yolo_label_text  # noqa: E402
 from mjlens.vision.synth.textures import surface  # noqa: E402
 
 CROPS = REPO.parent / "shared" / "datasets" / "other-crops"
@@ -97,9 +96,9 @@ def measure_set(folder: Path, reader) -> list[CropResult]:
         if code in codes[others]:  # a profile of the set's other crops, as corrections make one
             profile = Profile.of_examples(list(codes[others]), unit[others], features.digest, "corrections",
                                           reliance=reliance_of(probs[others], list(codes[others])))
-            with_profile = ProfiledClassifier(classifier, profile)
-            profiled = DETECTOR_CLASSES[int(with_profile.probabilities(image.bgr, [box])[0].argmax())]
-            profiled_reader = outcome(code, load_tile_reader(profile=profile).detect(image.bgr, image.scale))
+            reader_with_profile = load_tile_reader(profile=profile)
+            profiled = DETECTOR_CLASSES[int(reader_with_profile.classifier.probabilities(image.bgr, [box])[0].argmax())]
+            profiled_reader = outcome(code, reader_with_profile.detect(image.bgr, image.scale))
         results.append(CropResult(str(path.relative_to(CROPS)), code, plain, profiled, outcome(code, tiles),
                                   profiled_reader))
     return results
@@ -134,9 +133,7 @@ def _paste(canvas: np.ndarray, crop: np.ndarray, x: float, y: float, height: flo
 def _write(out: Path, stem: str, image: np.ndarray, tiles: list[tuple[str, tuple[float, ...]]]) -> None:
     height, width = image.shape[:2]
     cv2.imwrite(str(out / "images" / f"{stem}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    (out / "labels" / f"{stem}.txt").write_text("".join(
-        f"{CLASS_INDEX[code]} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} {(x2 - x1) / width:.6f} "
-        f"{(y2 - y1) / height:.6f}\n" for code, (x1, y1, x2, y2) in tiles))
+    (out / "labels" / f"{stem}.txt").write_text(yolo_label_text([(code, *box) for code, box in tiles], width, height))
 
 
 def _folder(out: Path, made_by: str) -> Path:

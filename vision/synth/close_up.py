@@ -19,7 +19,7 @@ import numpy as np
 from mjlens.scoring.tiles import ALL_CODES, BONUS_CODES
 from mjlens.vision.synth import photo
 from mjlens.vision.synth.art import ArtBank
-from mjlens.vision.synth.generate import CLASS_INDEX, write_data_yaml
+from mjlens.vision.synth.generate import write_data_yaml, yolo_label_text
 from mjlens.vision.synth.render import render
 from mjlens.vision.synth.scene import TILE_H, Placed, Scene
 
@@ -131,11 +131,8 @@ def write_close_ups(out: Path, n: int, seed: int, art_dir: Path, sets: list[str]
         shot = close_up(np.random.default_rng([seed, index]), art, size=size)
         stem = f"close_up_{seed}_{index:04d}"
         height, width = shot.image.shape[:2]
-        x1, y1, x2, y2 = shot.box
         cv2.imwrite(str(out / "images" / f"{stem}.jpg"), shot.image, [cv2.IMWRITE_JPEG_QUALITY, 90])
-        (out / "labels" / f"{stem}.txt").write_text(
-            f"{CLASS_INDEX[shot.code]} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
-            f"{(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}\n")
+        (out / "labels" / f"{stem}.txt").write_text(yolo_label_text([(shot.code, *shot.box)], width, height))
         made.append(shot)
     write_data_yaml(out, f"python -m mjlens.vision.synth.close_up --n {n} --seed {seed}")
     return made

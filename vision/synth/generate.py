@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -116,10 +117,15 @@ def _coverage(mask: np.ndarray, box) -> float:
 
 def yolo_lines(sample: Sample) -> str:
     """The label file: class, centre x, centre y, width, height, all relative to the picture size."""
+    return yolo_label_text(sample.labels, sample.width, sample.height)
+
+
+def yolo_label_text(labels: Iterable[tuple[str, float, float, float, float]], width: int, height: int) -> str:
+    """A YOLO label file of ``labels`` (code, x1, y1, x2, y2 in pixels of a ``width`` x ``height`` picture)."""
     out = []
-    for code, x1, y1, x2, y2 in sample.labels:
-        cx, cy = (x1 + x2) / 2 / sample.width, (y1 + y2) / 2 / sample.height
-        bw, bh = (x2 - x1) / sample.width, (y2 - y1) / sample.height
+    for code, x1, y1, x2, y2 in labels:
+        cx, cy = (x1 + x2) / 2 / width, (y1 + y2) / 2 / height
+        bw, bh = (x2 - x1) / width, (y2 - y1) / height
         out.append(f"{CLASS_INDEX[code]} {cx:.6f} {cy:.6f} {bw:.6f} {bh:.6f}")
     return "\n".join(out) + ("\n" if out else "")
 

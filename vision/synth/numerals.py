@@ -115,7 +115,8 @@ def _digit(number: int, font: int, height: int) -> np.ndarray:
     scale = height / max(h, 1)
     canvas = np.zeros((int(height * 1.6) + 4, int(w * scale * 1.4) + 4), np.uint8)
     cv2.putText(canvas, str(number), (2, int(height * 1.2)), font, scale, 255, thickness, cv2.LINE_AA)
-    return _tight(canvas) if _tight(canvas) is not None else canvas
+    tight = _tight(canvas)
+    return canvas if tight is None else tight
 
 
 def _numeral(number: int, style: NumeralStyle, chinese: dict[str, list[np.ndarray]], face_height: int) -> np.ndarray:

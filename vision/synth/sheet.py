@@ -15,7 +15,7 @@ import numpy as np
 from mjlens.vision.profile.layout import SHEET_ROWS
 from mjlens.vision.synth import photo
 from mjlens.vision.synth.art import ArtBank
-from mjlens.vision.synth.generate import CLASS_INDEX, write_data_yaml
+from mjlens.vision.synth.generate import write_data_yaml, yolo_label_text
 from mjlens.vision.synth.render import render
 from mjlens.vision.synth.scene import TILE_H, Placed, Scene
 
@@ -70,9 +70,7 @@ def write_sheets(out: Path, n: int, seed: int, art_dir: Path, set_name: str, siz
         jpeg, width, height, labels = sheet_photo(np.random.default_rng([seed, index]), art, size)
         stem = f"sheet_{set_name}_{seed}_{index:03d}"
         (out / "images" / f"{stem}.jpg").write_bytes(jpeg)
-        lines = [f"{CLASS_INDEX[c]} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
-                 f"{(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}" for c, x1, y1, x2, y2 in labels]
-        (out / "labels" / f"{stem}.txt").write_text("\n".join(lines) + "\n")
+        (out / "labels" / f"{stem}.txt").write_text(yolo_label_text(labels, width, height))
         total += len(labels)
     write_data_yaml(out, f"mjlens synth --sheet --set {set_name} --n {n} --seed {seed} --size {size}")
     return total
