@@ -46,6 +46,10 @@ def register(sub) -> None:
     parser.add_argument("--habits", action="store_true",
                         help="scenes also show real table habits: an uneven gap inside the concealed row, the winning "
                              "tile set apart modestly, another player's tiles in the background (labelled, not hand)")
+    parser.add_argument("--restyle", type=float, default=0.0, metavar="SHARE",
+                        help="this share of photos (0-1) shows its set printed another way: other inks, bolder or "
+                             "thinner strokes, a faded print, another face colour, light ink on a dark face "
+                             "(default 0)")
     parser.add_argument("--sheet", action="store_true",
                         help="instead of hands, calibration sheets of --set: the set face up in rows 1m-9m, 1p-9p, "
                              "1s-9s, 1z-7z, 1f-8f (the rows it has), for mjlens profile create (--size default 1024)")
@@ -69,6 +73,10 @@ def run(args) -> int:
         raise UsageError("--sheet needs --set NAME: the art set to lay out")
     if args.sheet and args.habits:
         raise UsageError("--habits is for photos of hands, not calibration sheets: pass --sheet or --habits")
+    if not 0.0 <= args.restyle <= 1.0:
+        raise UsageError("--restyle must be a share between 0 and 1")
+    if args.restyle and (args.sheet or args.negatives):
+        raise UsageError("--restyle is for photos of hands: pass it without --sheet or --negatives")
     if not 64 <= args.size <= 4096:
         raise UsageError("--size must be between 64 and 4096")
     if args.workers < 1:
@@ -111,7 +119,8 @@ def run(args) -> int:
 
                 sets = sets_of_group(art, args.set_group)
             boxes = write_dataset(args.out, args.n, args.seed, art, args.size, args.workers, progress,
-                                  sets=sets, even=bool(args.set_group), habits=args.habits)
+                                  sets=sets, even=bool(args.set_group), habits=args.habits,
+                                  restyle=args.restyle)
     except ArtError as err:
         raise UsageError(str(err)) from err
     print(f"wrote {args.n} images, {boxes} boxes, to {args.out} (data.yaml inside)")

@@ -21,6 +21,7 @@ from mjlens.vision.synth import photo
 from mjlens.vision.synth.art import ArtBank
 from mjlens.vision.synth.hands import TilePool, random_hand
 from mjlens.vision.synth.render import render
+from mjlens.vision.synth.restyle import draw_style
 from mjlens.vision.synth.scene import Habits, add_background, add_clutter, layout_hand
 
 CLASS_INDEX = {c: i for i, c in enumerate(DETECTOR_CLASSES)}
@@ -30,6 +31,7 @@ P_STRETCH = 0.2  # share of pictures squashed to a square
 MIN_VISIBLE = 0.45  # a clutter tile cut by the frame or hidden under more than this is not labelled
 MAX_HAND_COVER = 0.25  # an occluder may hide at most this much of any tile of the hand
 HABIT_STREAM = 1  # the table habits' generator: seeded with (seed, index, HABIT_STREAM)
+RESTYLE_STREAM = 2  # the faces' printing (restyle.py): seeded with (seed, index, RESTYLE_STREAM)
 
 
 @dataclass
@@ -41,10 +43,14 @@ class Sample:
     record: dict  # the ground truth hand and its groups (tile indices refer to ``labels``)
 
 
-def generate_one(seed: int, index: int, art: ArtBank, size: int = 640, habits: Habits | None = None) -> Sample:
-    """One photo; with ``habits``, the table habits of real photos too (scene.py), drawn from a generator of their
-    own so that the hand is the one the same seed and index give without them."""
+def generate_one(seed: int, index: int, art: ArtBank, size: int = 640, habits: Habits | None = None,
+                 restyle: float = 0.0) -> Sample:
+    """One photo; with ``habits``, the table habits of real photos too (scene.py); with ``restyle``, that share of
+    photos shows its set printed another way (restyle.py). Each is drawn from a generator of its own, so that the
+    photo is otherwise the one the same seed and index give without them."""
     rng = np.random.default_rng([seed, index])
+    style_rng = np.random.default_rng([seed, index, RESTYLE_STREAM])
+    style = draw_style(style_rng) if restyle > 0 and style_rng.random() < restyle else None
     habit_rng = np.random.default_rng([seed, index, HABIT_STREAM]) if habits is not None else None
     pool = TilePool()
     shown = random_hand(rng, pool, taiwan=bool(rng.random() < P_TAIWAN))
@@ -56,7 +62,7 @@ def generate_one(seed: int, index: int, art: ArtBank, size: int = 640, habits: H
         add_clutter(rng, scene, pool)
     if habits is not None and habit_rng is not None:
         add_background(habit_rng, scene, pool, habits)
-    rendered = render(rng, scene, art, size)
+    rendered = render(rng, scene, art, size, style=style)
     img = photo.lighting(rng, rendered.image)
     height, width = img.shape[:2]
     in_hand = {i for i, t in enumerate(scene.tiles) if scene.groups[t.group]["role"] != "other"}
@@ -138,10 +144,10 @@ def _init_worker(art_dir: str, sets: list[str] | None = None, even: bool = False
     _ART = ArtBank(Path(art_dir), sets, even)
 
 
-def _write_one(job: tuple[int, int, int, str, bool]) -> int:
-    seed, index, size, out, habits = job
+def _write_one(job: tuple[int, int, int, str, bool, float]) -> int:
+    seed, index, size, out, habits, restyle = job
     assert _ART is not None
-    sample = generate_one(seed, index, _ART, size, Habits() if habits else None)
+    sample = generate_one(seed, index, _ART, size, Habits() if habits else None, restyle)
     stem = f"synth_{seed}_{index:06d}"
     root = Path(out)
     (root / "images" / f"{stem}.jpg").write_bytes(sample.jpeg)
@@ -159,15 +165,17 @@ def write_hand_record(root: Path, stem: str, labels, record: dict) -> None:
 
 
 def write_dataset(out: Path, n: int, seed: int, art_dir: Path, size: int = 640, workers: int = 1,
-                  progress=None, sets: list[str] | None = None, even: bool = False, habits: bool = False) -> int:
+                  progress=None, sets: list[str] | None = None, even: bool = False, habits: bool = False,
+                  restyle: float = 0.0) -> int:
     """Write ``n`` images with YOLO labels, ground-truth hands and data.yaml under ``out``; returns the box count.
     ``sets``: draw faces from these art sets only (one set: every photo shows that set, as a player's own table);
-    ``even``: each of them as often; ``habits``: scenes show the table habits of real photos (scene.Habits)."""
+    ``even``: each of them as often; ``habits``: scenes show the table habits of real photos (scene.Habits);
+    ``restyle``: that share of photos shows its set printed another way (restyle.FaceStyle)."""
     out = Path(out).resolve()
     for sub in ("images", "labels", "hands"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     ArtBank(art_dir, sets, even)  # fail early, in this process, when the art is missing
-    jobs = [(seed, i, size, str(out), habits) for i in range(n)]
+    jobs = [(seed, i, size, str(out), habits, restyle) for i in range(n)]
     total = 0
     if workers <= 1:
         _init_worker(str(art_dir), sets, even)
@@ -181,7 +189,8 @@ def write_dataset(out: Path, n: int, seed: int, art_dir: Path, size: int = 640, 
                 total += count
                 if progress:
                     progress()
-    write_data_yaml(out, f"mjlens synth --n {n} --seed {seed} --size {size}" + (" --habits" if habits else ""))
+    made_by = f"mjlens synth --n {n} --seed {seed} --size {size}" + (" --habits" if habits else "")
+    write_data_yaml(out, made_by + (f" --restyle {restyle}" if restyle else ""))
     return total
 
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from mjlens.vision.synth.art import ArtBank
 from mjlens.vision.synth.camera import Camera
+from mjlens.vision.synth.restyle import FaceStyle, restyled
 from mjlens.vision.synth.scene import TILE_H, Placed, Scene
 from mjlens.vision.synth.textures import surface
 
@@ -107,7 +108,9 @@ def _choose_camera(rng: np.random.Generator, scene: Scene, thickness: float, siz
     return cam, width, height
 
 
-def render(rng: np.random.Generator, scene: Scene, art: ArtBank, size: int = 640, upright: bool = False) -> Rendered:
+def render(rng: np.random.Generator, scene: Scene, art: ArtBank, size: int = 640, upright: bool = False,
+           style: FaceStyle | None = None) -> Rendered:
+    """The scene photographed, its faces drawn from one set of ``art`` (printed in ``style`` when given)."""
     thickness = float(rng.uniform(0.55, 0.8))
     cam, width, height = _choose_camera(rng, scene, thickness, size, upright)
     # the part of the table the picture sees, as a canvas at ppu pixels per unit
@@ -159,7 +162,7 @@ def render(rng: np.random.Generator, scene: Scene, art: ArtBank, size: int = 640
             _fill(canvas, face_poly, back * float(rng.uniform(0.92, 1.05)), hull=False)
         else:
             _draw_face(canvas, face_poly, t, cam, thickness, lo, ppu, _face(art, set_name, t.shown, ivory, ppu,
-                                                                             face_cache))
+                                                                             face_cache, style))
         cv2.polylines(canvas, [face_poly.astype(np.int32)], True, tuple(float(c) for c in ivory * 0.55), 1,
                       cv2.LINE_AA)
         prism = np.r_[np.c_[_place(CORNERS, t), np.zeros(4)], np.c_[_place(CORNERS, t), np.full(4, thickness)]]
@@ -199,10 +202,13 @@ def _fill(canvas: np.ndarray, pts: np.ndarray, colour: np.ndarray, hull: bool = 
     cv2.fillPoly(canvas, [np.round(poly * 4).astype(np.int32)], tuple(float(c) for c in colour), cv2.LINE_AA, 2)
 
 
-def _face(art: ArtBank, set_name: str, code: str, ivory: np.ndarray, ppu: float, cache: dict) -> np.ndarray:
-    """The face picture at about the size it is drawn, tinted to this table's ivory."""
+def _face(art: ArtBank, set_name: str, code: str, ivory: np.ndarray, ppu: float, cache: dict,
+          style: FaceStyle | None = None) -> np.ndarray:
+    """The face picture at about the size it is drawn, printed in ``style``, tinted to this table's ivory."""
     if code not in cache:
         img = art.face(set_name, code)
+        if style is not None:
+            img = restyled(img, style)
         w = max(8, int(round(ppu * 1.2)))
         h = max(10, int(round(w * TILE_H)))
         img = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
