@@ -90,3 +90,19 @@ def test_the_features_read_alone_are_those_read_joined(photo):
     probs, alone = FeatureReader(classifier, features_only=True).read(crops)
     assert np.allclose(joined, alone, atol=1e-4)
     assert not probs.any()
+
+
+@needs_models
+def test_a_features_file_of_two_classifiers_sets_their_unit_features_side_by_side(tmp_path, monkeypatch, photo):
+    pytest.importorskip("onnx")
+    from mjlens.vision.train.embedding import joined
+
+    classifier = CropClassifier(CLASSIFIER)
+    crops = crop_tiles(photo, BOXES, classifier.size)
+    _, one = FeatureReader(classifier, features_only=True).read(crops)
+    monkeypatch.setenv(FEATURES_ENV, str(joined([shipped(FEATURES_FILE)] * 2, tmp_path / "two.onnx")))
+    probs, two = FeatureReader(classifier, features_only=True).read(crops)
+    assert np.allclose(two, np.hstack([one, one]) / np.sqrt(2), atol=1e-3)
+    assert not probs.any()
+    _, read_joined = FeatureReader(classifier).read(crops)
+    assert np.allclose(read_joined, two, atol=1e-4)

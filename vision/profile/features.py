@@ -30,6 +30,8 @@ FEATURES_FILE = "mjlens-tile-features.onnx"
 FEATURES_ENV = "MJLENS_PROFILE_FEATURES"
 #: Names given to the features classifier's tensors where it joins the crop classifier's graph.
 FEATURES_PREFIX = "features_"
+#: The output of a features file of several classifiers: their pooled features, each of unit length, side by side.
+FEATURES_OUTPUT = "features"
 
 
 def features_model_path() -> Path | None:
@@ -60,8 +62,11 @@ def classifier_digest(path: Path) -> str:
 
 
 def embedding_output(model) -> str:
-    """The pooled features of the (first) classifier in ``model``: the output of its first Flatten, which feeds
-    the linear layer of a YOLO classification head."""
+    """The features ``model`` offers: its output named :data:`FEATURES_OUTPUT` where it has one (a features file
+    of several classifiers, ``vision.train.embedding``), else the pooled features of its (first) classifier: the
+    output of its first Flatten, which feeds the linear layer of a YOLO classification head."""
+    if any(output.name == FEATURES_OUTPUT for output in model.graph.output):
+        return FEATURES_OUTPUT
     for node in model.graph.node:
         if node.op_type == "Flatten":
             return node.output[0]
@@ -114,7 +119,7 @@ def _join_features(model, features) -> str:
                                        model.graph.input[0].name, crop_size(features) / crop_size(model))
     model.graph.initializer.extend(initializers)
     model.graph.node.extend(nodes)
-    return next(node.output[0] for node in nodes if node.op_type == "Flatten")
+    return FEATURES_PREFIX + embedding_output(features)
 
 
 class FeatureReader:
