@@ -54,7 +54,8 @@ def measure(classifiers: list[Path], data_yaml: Path, limit: int, keep_backs: bo
     for path, names in zip(classifiers, named, strict=True):
         right = np.array(names) == codes
         rows.append({"classifier": str(path), "tiles": len(codes), "top1": round(float(right.mean()), 3),
-                     "flowers": int(flowers.sum()), "flowers_top1": round(float(right[flowers].mean()), 3),
+                     "flowers": int(flowers.sum()),
+                     "flowers_top1": round(float(right[flowers].mean()), 3) if flowers.any() else None,
                      "upright_top1": round(float(right[standing].mean()), 3)})
     return rows
 

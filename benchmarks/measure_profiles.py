@@ -241,6 +241,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", default=SETS)
     parser.add_argument("--photos", type=int, default=50, help="hand photos per set")
+    parser.add_argument("--seed", type=int, default=11, help="the hand photos' seed (another one to choose on)")
     parser.add_argument("--sheets", type=int, default=3, help="sheet photos made per set (the first read is used)")
     parser.add_argument("--work", type=Path, default=Path("/tmp/mjlens-profile-sets"))
     parser.add_argument("--matching", action="append", default=[], help="T,U: temperature and unmatched similarity")
@@ -273,7 +274,7 @@ def main() -> int:
         if not (root / "sheet" / "data.yaml").is_file():
             write_sheets(root / "sheet", args.sheets, 7, ART, name)
         if not (root / "hands" / "data.yaml").is_file():
-            write_dataset(root / "hands", args.photos, 11, ART, 640, 1, sets=[name])
+            write_dataset(root / "hands", args.photos, args.seed, ART, 640, 1, sets=[name])
         profile, errors, seconds = sheet_profile(reader, features, root / "sheet")
         row = {"set": name, "sheet_errors": errors, "create_s": round(seconds, 2),
                "without": read_all(reader, root / "hands" / "data.yaml")[0]}
