@@ -32,6 +32,8 @@ SET_WEIGHTS: dict[str, float] = {
 #: Fraction of the art cut off each side, for sets whose pictures include the tile's edge or bevel.
 EDGE_CROP: dict[str, float] = {"xmj_real": 0.07, "gnome_smooth": 0.09}
 FALLBACK = ("xmj_real", "gnome_smooth", "ffalt_classic", "kmj_default")
+#: The grey every face is loaded on where its art is transparent: the face colour renderers tint from.
+PAPER = 242.0
 
 #: Art no training run of the general reader draws from, by family: sets drawn from the same pictures (or the same
 #: artist's lineage) are held out together, so a figure on them is one for a set never seen. ``kmj_jade`` is
@@ -116,5 +118,5 @@ def _load_face(path: Path, crop: float) -> np.ndarray:
     dy, dx = int(round(h * crop)), int(round(w * crop))
     img = img[dy : h - dy, dx : w - dx]
     alpha = img[:, :, 3:4].astype(np.float32) / 255.0
-    white = np.full_like(img[:, :, :3], 242, dtype=np.float32)
+    white = np.full_like(img[:, :, :3], PAPER, dtype=np.float32)
     return img[:, :, :3].astype(np.float32) * alpha + white * (1 - alpha)

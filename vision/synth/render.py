@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from mjlens.vision.synth.art import ArtBank
+from mjlens.vision.synth.art import PAPER, ArtBank
 from mjlens.vision.synth.camera import Camera
 from mjlens.vision.synth.restyle import FaceStyle, restyled
 from mjlens.vision.synth.scene import TILE_H, Placed, Scene
@@ -212,7 +212,7 @@ def _face(art: ArtBank, set_name: str, code: str, ivory: np.ndarray, ppu: float,
         w = max(8, int(round(ppu * 1.2)))
         h = max(10, int(round(w * TILE_H)))
         img = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
-        cache[code] = img * (ivory / 242.0)[None, None, :]
+        cache[code] = img * (ivory / PAPER)[None, None, :]
     return cache[code]
 
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-#: The face colour the art is loaded on (``vision.synth.art``).
-PAPER = 242.0
+from mjlens.vision.synth.art import PAPER
+
 #: Face colours (BGR) a set is printed on: white, ivory, cream, bone, pale green, pale blue.
 FACE_COLOURS = ((250, 250, 250), (222, 236, 246), (200, 228, 240), (190, 214, 226), (214, 238, 222), (240, 228, 214))
 #: Dark faces with light ink (BGR): jade green, navy, brown, black. No red: the held-out ``kmj_jade`` (white on dark
@@ -23,7 +23,7 @@ FACE_COLOURS = ((250, 250, 250), (222, 236, 246), (200, 228, 240), (190, 214, 22
 DARK_FACES = ((60, 100, 40), (90, 50, 30), (30, 60, 90), (35, 35, 35))
 #: Light inks on a dark face (BGR): white, gold, pale green.
 LIGHT_INKS = ((245, 245, 245), (120, 200, 230), (200, 240, 210))
-OPENCV_HUE_TURN = 180  # OpenCV's 8-bit hue runs 0..179
+OPENCV_HUE_TURN = 180  # OpenCV's 8-bit hue runs 0..179, two degrees a step
 
 
 @dataclass(frozen=True)
@@ -50,6 +50,13 @@ def draw_style(rng: np.random.Generator) -> FaceStyle:
     return FaceStyle(order, hue_turn, stroke, ink_strength, face, None)
 
 
+def hues_turned(bgr: np.ndarray, turn: int) -> np.ndarray:
+    """``bgr`` (uint8) with every hue turned by ``turn`` OpenCV steps; greys, which have no hue, stay as they are."""
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
+    hsv[..., 0] = ((hsv[..., 0].astype(np.int32) + turn) % OPENCV_HUE_TURN).astype(np.uint8)
+    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+
+
 def restyled(face: np.ndarray, style: FaceStyle) -> np.ndarray:
     """``face`` (BGR float32, drawn on :data:`PAPER`) printed in ``style``, as BGR float32 of the same size."""
     img = np.clip(face, 0, 255).astype(np.uint8)
@@ -60,9 +67,7 @@ def restyled(face: np.ndarray, style: FaceStyle) -> np.ndarray:
         img = cv2.erode(img, kernel) if style.stroke > 0 else cv2.dilate(img, kernel)
     img = img[:, :, list(style.channel_order)]
     if style.hue_turn:
-        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV)
-        hsv[..., 0] = ((hsv[..., 0].astype(np.int32) + style.hue_turn) % OPENCV_HUE_TURN).astype(np.uint8)
-        img = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+        img = hues_turned(img, style.hue_turn)
     out = img.astype(np.float32)
     # How much ink each pixel holds (0 on the bare face, 1 on black ink), kept per channel so inks keep their hue;
     # a highlight lighter than the face holds a little less than none.

@@ -21,9 +21,9 @@ import numpy as np
 from mjlens.vision.evaluate import images_of, label_path, read_labels
 from mjlens.vision.reading.second.squeezed import rescaled, squash_for_boxes
 from mjlens.vision.runtime.crops import CROP_SIZE, crop_tiles
+from mjlens.vision.synth.restyle import OPENCV_HUE_TURN, hues_turned
 
 JITTER = 0.08  # box edges moved by up to this fraction of the box's size: about how far the detector's boxes stray
-OPENCV_HUE_TURN = 180  # OpenCV's 8-bit hue runs 0..179, two degrees a step
 #: How tiles lie in players' photos, for ``--turn``: (share of the turned crops, angles in degrees it lies about,
 #: degrees either side). Mostly square to the camera or along a diagonal row; a fifth upside down (a tile
 #: pushed out from the far side of the table); a few sideways.
@@ -53,10 +53,8 @@ def hue_turned(bgr: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     change colour. (On hk-photos it did not pay: the flowers are told apart by colour too;
     docs/experiments/crop-classifier.md.)
     """
-    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV)
     turn = int(rng.integers(OPENCV_HUE_TURN // 6, OPENCV_HUE_TURN - OPENCV_HUE_TURN // 6 + 1))
-    hsv[..., 0] = (hsv[..., 0].astype(np.int32) + turn) % OPENCV_HUE_TURN
-    return cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)
+    return hues_turned(bgr, turn)
 
 
 def turned(bgr: np.ndarray, box: tuple[float, float, float, float], rng: np.random.Generator
