@@ -11,15 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES
 from mjlens.vision.profile.errors import ProfileError
 from mjlens.vision.profile.features import FeatureReader, classifier_digest, has_own_features
 from mjlens.vision.profile.store import Profile
-from mjlens.vision.runtime.classifier import QUARTER_TURNS, CropClassifier
-from mjlens.vision.runtime.crops import crop_tiles
+from mjlens.vision.runtime.classifier import CropClassifier
 
 BACK = DETECTOR_CLASSES.index(BACK_CODE)
 
@@ -117,12 +115,11 @@ class ProfiledClassifier:
         result = np.zeros((len(turns), len(boxes), len(DETECTOR_CLASSES)), dtype=np.float32)
         if not len(boxes):
             return result
-        cut = crop_tiles(bgr, boxes, self.size)
-        crops = [crop if turn % 4 == 0 else cv2.rotate(crop, QUARTER_TURNS[turn % 4]) for turn in turns for crop in cut]
+        crops = self.classifier.turned_crops(bgr, boxes, turns)  # one cut for both readings
         if not self.apart:
             probs, similarity = self.features.similar(crops)
             return matched_probabilities(probs, similarity, self.examples, self.matching).reshape(result.shape)
-        probs = self.classifier.turned_probabilities(bgr, boxes, turns).reshape(len(crops), -1)
+        probs = self.classifier.crop_probabilities(crops)
         doubted = np.flatnonzero(self.examples.reliance[probs.argmax(axis=1)] < 1.0)
         similarity = np.zeros((len(crops), len(self.examples.features)), np.float32)
         if len(doubted):

@@ -91,20 +91,28 @@ class CropClassifier:
                              ) -> np.ndarray:
         """The class probabilities of the tiles at ``boxes`` with their crops turned by each of ``turns`` quarter
         turns clockwise (0: as they are): len(turns) x len(boxes) x len(DETECTOR_CLASSES), read in one batch."""
-        result = np.zeros((len(turns), len(boxes), len(DETECTOR_CLASSES)), dtype=np.float32)
         if not len(boxes):
-            return result
+            return np.zeros((len(turns), 0, len(DETECTOR_CLASSES)), dtype=np.float32)
+        return self.crop_probabilities(self.turned_crops(bgr, boxes, turns)).reshape(len(turns), len(boxes), -1)
+
+    def turned_crops(self, bgr: np.ndarray, boxes: Sequence[Sequence[float]], turns: Sequence[int]
+                     ) -> list[np.ndarray]:
+        """The crops ``turned_probabilities`` reads: every box's crop turned by the first of ``turns``, then by the
+        next..."""
         cut = crop_tiles(bgr, boxes, self.size)
-        crops = [crop if turn % 4 == 0 else cv2.rotate(crop, QUARTER_TURNS[turn % 4]) for turn in turns for crop in cut]
-        flat = result.reshape(-1, len(DETECTOR_CLASSES))
+        return [crop if turn % 4 == 0 else cv2.rotate(crop, QUARTER_TURNS[turn % 4]) for turn in turns for crop in cut]
+
+    def crop_probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """The class probabilities (len(crops) x len(DETECTOR_CLASSES)) of crops already cut at ``size``."""
+        result = np.zeros((len(crops), len(DETECTOR_CLASSES)), dtype=np.float32)
         step = self.fixed_batch or BATCH
         for start in range(0, len(crops), step):
-            chunk = crops[start:start + step]
+            chunk = list(crops[start:start + step])
             blob = cv2.dnn.blobFromImages(chunk, scalefactor=1 / 255.0, swapRB=True)
             if self.fixed_batch and len(chunk) < self.fixed_batch:
                 blob = np.concatenate([blob, np.zeros((self.fixed_batch - len(chunk), *blob.shape[1:]), blob.dtype)])
             probs = self.session.run(None, {self.input_name: blob})[0][: len(chunk)]
-            flat[start:start + len(chunk)][:, self.columns] = probs
+            result[start:start + len(chunk)][:, self.columns] = probs
         return result
 
 
