@@ -23,6 +23,7 @@ from mjlens.api.app import create_app
 from mjlens.api.settings import Settings
 
 webdriver = pytest.importorskip("selenium.webdriver")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -209,9 +210,19 @@ def test_photo_correct_a_tile_and_rescore(server, browser, tmp_path):
     Path(tmp_path / "phone-final.png").write_bytes(browser.get_screenshot_as_png())
 
 
+def _tap_box(browser, index: int) -> None:
+    """Tap tile ``index`` on the photo. The boxes are drawn again each time the hand is scored again, so a box found
+    just before that is looked up and tapped again."""
+    def tapped(driver) -> bool:
+        driver.find_element(By.CSS_SELECTOR, f'#boxes .box[data-i="{index}"]').click()
+        return True
+
+    WebDriverWait(browser, 20, ignored_exceptions=(StaleElementReferenceException,)).until(tapped)
+
+
 def _place(browser, wait, index: int, role_text: str) -> None:
     """Tap tile ``index`` on the photo and move it with the role button whose label holds ``role_text``."""
-    browser.find_element(By.CSS_SELECTOR, f'#boxes .box[data-i="{index}"]').click()
+    _tap_box(browser, index)
     wait.until(ec.visibility_of_element_located((By.ID, "roles")))
     next(b for b in browser.find_elements(By.CSS_SELECTOR, "#roles button") if role_text in b.text).click()
     browser.find_element(By.ID, "editor-done").click()
@@ -294,7 +305,7 @@ def test_a_hand_that_does_not_win_shows_its_waits_or_what_to_discard(server, bro
     # back in, and 1m read as 9m: fourteen tiles that do not win, and which to discard
     browser.execute_script("window.scrollTo(0, 0)")
     _place(browser, wait, 13, "Winning tile")
-    browser.find_element(By.CSS_SELECTOR, '#boxes .box[data-i="0"]').click()
+    _tap_box(browser, 0)
     wait.until(ec.visibility_of_element_located((By.ID, "palette")))
     browser.find_element(By.CSS_SELECTOR, '#palette .tile[data-code="9m"]').click()
     browser.find_element(By.ID, "editor-done").click()
