@@ -14,13 +14,12 @@ from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from mjlens.models import shipped
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.profile.errors import ProfileError
-from mjlens.vision.runtime.classifier import BATCH, CropClassifier
+from mjlens.vision.runtime.classifier import CropClassifier
 from mjlens.vision.runtime.sessions import session_options
 
 #: The classifier whose pooled features profiles compare tiles by, shipped beside the crop classifier: trained on
@@ -153,19 +152,13 @@ class FeatureReader:
         classifier = self.classifier
         probs = np.zeros((len(crops), len(DETECTOR_CLASSES)), np.float32)
         parts, products = [], []
-        step = classifier.fixed_batch or BATCH
-        for start in range(0, len(crops), step):
-            chunk = list(crops[start:start + step])
-            blob = cv2.dnn.blobFromImages(chunk, scalefactor=1 / 255.0, swapRB=True)
-            if classifier.fixed_batch and len(chunk) < classifier.fixed_batch:
-                blob = np.concatenate([blob, np.zeros((classifier.fixed_batch - len(chunk), *blob.shape[1:]),
-                                                      blob.dtype)])
+        for start, count, blob in classifier.batches(crops):
             outputs = self.session.run(None, {classifier.input_name: blob})
             if not self.features_only:
-                probs[start:start + len(chunk)][:, classifier.columns] = outputs.pop(0)[: len(chunk)]
+                probs[start:start + count][:, classifier.columns] = outputs.pop(0)[:count]
             features, *rest = outputs
-            parts.append(features[: len(chunk)].reshape(len(chunk), -1))
-            products.extend(part[: len(chunk)] for part in rest)
+            parts.append(features[:count].reshape(count, -1))
+            products.extend(part[:count] for part in rest)
         if not parts:
             return probs, np.zeros((0, self.dim), np.float32), np.zeros((0, 0), np.float32)
         features = np.concatenate(parts).astype(np.float32)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import cv2
@@ -105,15 +105,20 @@ class CropClassifier:
     def crop_probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
         """The class probabilities (len(crops) x len(DETECTOR_CLASSES)) of crops already cut at ``size``."""
         result = np.zeros((len(crops), len(DETECTOR_CLASSES)), dtype=np.float32)
+        for start, count, blob in self.batches(crops):
+            result[start:start + count][:, self.columns] = self.session.run(None, {self.input_name: blob})[0][:count]
+        return result
+
+    def batches(self, crops: Sequence[np.ndarray]) -> Iterator[tuple[int, int, np.ndarray]]:
+        """``crops`` as the model takes them, ``BATCH`` at a time: (first crop's index, crops in the batch, input
+        blob), a model of a fixed batch given zeros after the last crop."""
         step = self.fixed_batch or BATCH
         for start in range(0, len(crops), step):
             chunk = list(crops[start:start + step])
             blob = cv2.dnn.blobFromImages(chunk, scalefactor=1 / 255.0, swapRB=True)
             if self.fixed_batch and len(chunk) < self.fixed_batch:
                 blob = np.concatenate([blob, np.zeros((self.fixed_batch - len(chunk), *blob.shape[1:]), blob.dtype)])
-            probs = self.session.run(None, {self.input_name: blob})[0][: len(chunk)]
-            result[start:start + len(chunk)][:, self.columns] = probs
-        return result
+            yield start, len(chunk), blob
 
 
 def trained_size(metadata: dict[str, str]) -> int:
