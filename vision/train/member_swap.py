@@ -1,0 +1,77 @@
+"""Put a classifier trained anew in the place of one member of a crop classifier's cascade, the others kept.
+
+A cascade (``vision.train.average``) holds its members' weights under a prefix each: in the shipped file
+``m0_m0_`` is the first member (E, reading every crop), ``m0_m1_`` and ``m0_m2_`` the members reading the unsure
+crops (G, H), ``f0_`` and ``f1_`` the flower members. A member retrained in the same architecture takes the place
+of one of them weight for weight (a weight stored as float16 stays so), so the cascade's other members, whose
+checkpoints need not be kept, stay exactly as they were.
+
+    python -m mjlens.vision.train.member_swap models/mjlens-tile-crops.onnx runs/drawn.onnx --out runs/cascade.onnx
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+#: The prefix of the cascade's first member, the one that reads every crop.
+FIRST_MEMBER = "m0_m0_"
+
+
+def _graphs(graph) -> list:
+    """``graph`` and every subgraph inside it (the branches of ``If`` nodes)."""
+    from onnx import AttributeProto
+
+    found = [graph]
+    for node in graph.node:
+        for attribute in node.attribute:
+            if attribute.type == AttributeProto.GRAPH:
+                found += _graphs(attribute.g)
+            found += [g for sub in attribute.graphs for g in _graphs(sub)]
+    return found
+
+
+def swap_member(cascade: Path, member: Path, out: Path, prefix: str = FIRST_MEMBER) -> int:
+    """Write to ``out`` the ``cascade`` with the weights under ``prefix`` replaced by ``member``'s (an exported
+    classifier of the same architecture); the number of tensors replaced. Raises ``ValueError`` when a weight of
+    ``member`` has no place, or a place of another shape, or some weight of the member under ``prefix`` is left."""
+    import numpy as np
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(cascade))
+    places = {tensor.name: tensor for graph in _graphs(model.graph) for tensor in graph.initializer
+              if tensor.name.startswith(prefix)}
+    replaced = set()
+    for tensor in onnx.load(str(member)).graph.initializer:
+        name = next((n for n in (f"{prefix}{tensor.name}_half", f"{prefix}{tensor.name}") if n in places), None)
+        if name is None:
+            raise ValueError(f"{tensor.name!r} of {member} has no place under {prefix!r} in {cascade}")
+        old, new = numpy_helper.to_array(places[name]), numpy_helper.to_array(tensor)
+        if old.shape != new.shape:
+            raise ValueError(f"{tensor.name!r}: shape {new.shape} in {member}, {old.shape} in {cascade}")
+        places[name].CopyFrom(numpy_helper.from_array(new.astype(old.dtype) if old.dtype != np.int64 else new, name))
+        replaced.add(name)
+    left = sorted(name for name in places if name not in replaced and (name.endswith("_half") or ".weight" in name))
+    if left:
+        raise ValueError(f"{len(left)} weights under {prefix!r} were not replaced, e.g. {left[0]!r}")
+    onnx.checker.check_model(model)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    onnx.save(model, str(out))
+    return len(replaced)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("cascade", type=Path, help="the cascade's ONNX file")
+    parser.add_argument("member", type=Path, help="the new member, exported (vision.train.export)")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--prefix", default=FIRST_MEMBER, help=f"the member replaced (default {FIRST_MEMBER}: the "
+                        "first)")
+    args = parser.parse_args(argv)
+    count = swap_member(args.cascade, args.member, args.out, args.prefix)
+    print(f"{count} tensors replaced: {args.out}")
+
+
+if __name__ == "__main__":
+    main()
