@@ -1,5 +1,5 @@
 """Crop classifiers side by side on the labelled boxes of a folder of photos (no detector): top-1 of every tile, of
-the flowers and seasons, and of the upright tiles alone.
+the flowers and seasons, of the upright tiles alone, and of each suit.
 
 What a classifier names from a tile's own box bounds what the reader names: the figure that says whether a
 classifier trained another way tells unseen art apart better (docs/experiments/printings.md).
@@ -23,6 +23,9 @@ sys.path.insert(0, str(REPO))
 from mjlens.scoring.tiles import BACK_CODE, BONUS_CODES, DETECTOR_CLASSES  # noqa: E402
 from mjlens.vision import evaluate  # noqa: E402
 from mjlens.vision.runtime.classifier import CropClassifier  # noqa: E402
+
+#: The suits reported apart: characters, dots, bamboo, honours, flowers and seasons, face-down tiles.
+SUIT_ORDER = ("m", "p", "s", "z", "f", BACK_CODE)
 
 
 def labelled_tiles(data_yaml: Path, limit: int, keep_backs: bool = False):
@@ -49,6 +52,7 @@ def measure(classifiers: list[Path], data_yaml: Path, limit: int, keep_backs: bo
         for reader, names in zip(readers, named, strict=True):
             names += [DETECTOR_CLASSES[i] for i in reader.probabilities(image.bgr, boxes).argmax(axis=1)]
     codes, standing = np.array(truth), np.array(upright)
+    suits = np.array([code[-1] if code != BACK_CODE else BACK_CODE for code in truth])
     flowers = np.isin(codes, list(BONUS_CODES))
     rows = []
     for path, names in zip(classifiers, named, strict=True):
@@ -56,7 +60,9 @@ def measure(classifiers: list[Path], data_yaml: Path, limit: int, keep_backs: bo
         rows.append({"classifier": str(path), "tiles": len(codes), "top1": round(float(right.mean()), 3),
                      "flowers": int(flowers.sum()),
                      "flowers_top1": round(float(right[flowers].mean()), 3) if flowers.any() else None,
-                     "upright_top1": round(float(right[standing].mean()), 3)})
+                     "upright_top1": round(float(right[standing].mean()), 3),
+                     "suits_top1": {suit: round(float(right[suits == suit].mean()), 3)
+                                    for suit in SUIT_ORDER if (suits == suit).any()}})
     return rows
 
 
