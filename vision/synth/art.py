@@ -7,6 +7,7 @@ one set, as a physical table does; a code the set lacks is drawn from a fallback
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -56,6 +57,28 @@ def sets_of_group(root: Path, group: str) -> list[str]:
         raise ArtError(f"unknown group of sets {group!r}: one of {', '.join(SET_GROUPS)}")
     found = sorted(p.parent.name for p in Path(root).glob("*/1m.png"))
     return [name for name in found if (name in HELD_OUT_SETS) == (group == "held-out")]
+
+
+def cut(face: np.ndarray, region: tuple[float, float, float, float]) -> np.ndarray:
+    """The part of ``face`` inside ``region``: left, top, right, bottom as shares of its width and height."""
+    h, w = face.shape[:2]
+    x1, y1, x2, y2 = region
+    return face[int(y1 * h):int(y2 * h), int(x1 * w):int(x2 * w)]
+
+
+def write_art_sets(out: Path, kind: str, seed: int, n: int,
+                   make_set: Callable[[np.random.Generator], dict[str, np.ndarray]]) -> list[str]:
+    """``n`` art sets of ``make_set`` (its faces by code), each from its own generator seeded with ``(seed, i)``,
+    written as art folders ``out/<kind>_<seed>_<i>/<code>.png``; their names."""
+    names = []
+    for index in range(n):
+        name = f"{kind}_{seed}_{index:04d}"
+        folder = Path(out) / name
+        folder.mkdir(parents=True, exist_ok=True)
+        for code, image in make_set(np.random.default_rng([seed, index])).items():
+            cv2.imwrite(str(folder / f"{code}.png"), image)
+        names.append(name)
+    return names
 
 
 class ArtError(ValueError):

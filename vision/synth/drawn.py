@@ -27,7 +27,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from mjlens.scoring.tiles import BONUS_CODES
-from mjlens.vision.synth.art import PAPER, ArtBank, sets_of_group
+from mjlens.vision.synth.art import PAPER, ArtBank, cut, sets_of_group, write_art_sets
 
 #: A face's size (width, height) in pixels, as the art sets draw them; faces are drawn at DRAW_SCALE times it.
 FACE_SIZE = (96, 128)
@@ -118,12 +118,6 @@ def _ink_alpha(region: np.ndarray) -> np.ndarray:
     border = np.concatenate([region[0], region[-1], region[:, 0], region[:, -1]])
     distance = np.linalg.norm(region - np.median(border, axis=0), axis=2)
     return np.clip((distance - 45) / 50, 0, 1)
-
-
-def _cut(face: np.ndarray, region: tuple[float, float, float, float]) -> np.ndarray:
-    h, w = face.shape[:2]
-    x1, y1, x2, y2 = region
-    return face[int(y1 * h):int(y2 * h), int(x1 * w):int(x2 * w)]
 
 
 def _paste(canvas: np.ndarray, part: np.ndarray, box: tuple[int, int, int, int], ink: tuple | None) -> None:
@@ -320,8 +314,8 @@ def bamboo_face(count: int, style: DrawnStyle) -> np.ndarray:
 def character_face(number: int, style: DrawnStyle, art: ArtBank) -> np.ndarray:
     canvas = _blank()
     w, h = canvas.shape[1], canvas.shape[0]
-    numeral = _big(_cut(art.face(style.numerals_from, f"{number}m"), NUMERAL_REGION))
-    wan = _big(_cut(art.face(style.wan_from, "1m"), WAN_REGION))
+    numeral = _big(cut(art.face(style.numerals_from, f"{number}m"), NUMERAL_REGION))
+    wan = _big(cut(art.face(style.wan_from, "1m"), WAN_REGION))
     m = int(style.margin * w)
     top = int(0.12 * h) if style.index else m
     middle = top + int((h - top - m) * 0.42)
@@ -337,7 +331,7 @@ def whole_face(set_name: str, code: str, style: DrawnStyle, art: ArtBank) -> np.
     w, h = canvas.shape[1], canvas.shape[0]
     m = int(style.margin * w * 0.6)
     top = int(0.12 * h) if style.index and code in INDEX_TEXT else m
-    _paste(canvas, _big(_cut(art.face(set_name, code), WHOLE_REGION)), (m, top, w - m, h - m), None)
+    _paste(canvas, _big(cut(art.face(set_name, code), WHOLE_REGION)), (m, top, w - m, h - m), None)
     if style.index and code in INDEX_TEXT:
         _index(canvas, INDEX_TEXT[code], style)
     return canvas
@@ -409,16 +403,7 @@ def write_drawn_art(out: Path, n: int, seed: int, art_dir: Path, fonts_dir: Path
     """``n`` drawn sets as art folders ``out/drawn_<seed>_<i>/<code>.png``; their names."""
     art = ArtBank(art_dir, sets_of_group(art_dir, "general"))
     sources, fonts = light_sets(art), font_files(fonts_dir)
-    names = []
-    for index in range(n):
-        rng = np.random.default_rng([seed, index])
-        name = f"drawn_{seed}_{index:04d}"
-        folder = out / name
-        folder.mkdir(parents=True, exist_ok=True)
-        for code, image in drawn_set(rng, art, sources, fonts).items():
-            cv2.imwrite(str(folder / f"{code}.png"), image)
-        names.append(name)
-    return names
+    return write_art_sets(out, "drawn", seed, n, lambda rng: drawn_set(rng, art, sources, fonts))
 
 
 def main(argv: list[str] | None = None) -> None:

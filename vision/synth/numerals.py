@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from mjlens.vision.synth.art import ArtBank, sets_of_group
+from mjlens.vision.synth.art import ArtBank, cut, sets_of_group, write_art_sets
 from mjlens.vision.synth.sheet import write_sheets
 
 SEASONS, FLOWERS = ("1f", "2f", "3f", "4f"), ("5f", "6f", "7f", "8f")
@@ -65,12 +65,6 @@ def _ink(region: np.ndarray) -> np.ndarray:
     return (distance > 60).astype(np.uint8) * 255
 
 
-def _cut(face: np.ndarray, region: tuple[float, float, float, float]) -> np.ndarray:
-    h, w = face.shape[:2]
-    x1, y1, x2, y2 = region
-    return face[int(y1 * h):int(y2 * h), int(x1 * w):int(x2 * w)]
-
-
 def _tight(mask: np.ndarray) -> np.ndarray | None:
     ys, xs = np.nonzero(mask)
     if len(xs) < 10:
@@ -85,7 +79,7 @@ def chinese_numerals(art: ArtBank) -> dict[str, list[np.ndarray]]:
         faces = art.faces[name]
         if not all(f"{n}m" in faces for n in range(1, 5)):
             continue
-        regions = [_cut(np.clip(faces[f"{n}m"], 0, 255).astype(np.uint8), NUMERAL_REGION) for n in range(1, 5)]
+        regions = [cut(np.clip(faces[f"{n}m"], 0, 255).astype(np.uint8), NUMERAL_REGION) for n in range(1, 5)]
         if min(float(np.median(r)) for r in regions) < 150:  # a dark face: its ink is not told from it
             continue
         masks = [_tight(_ink(r)) for r in regions]
@@ -103,7 +97,7 @@ def pictures(art: ArtBank) -> dict[str, list[tuple[str, np.ndarray]]]:
         for group, codes in (("seasons", SEASONS), ("flowers", FLOWERS)):
             for code in codes:
                 if code in art.faces[name]:
-                    found[group].append((name, np.clip(_cut(art.faces[name][code], PICTURE_REGION), 0, 255)
+                    found[group].append((name, np.clip(cut(art.faces[name][code], PICTURE_REGION), 0, 255)
                                          .astype(np.uint8)))
     return found
 
@@ -192,16 +186,7 @@ def write_numeral_art(out: Path, n: int, seed: int, art_dir: Path) -> list[str]:
     """``n`` numeral sets as art folders ``out/numerals_<seed>_<i>/<code>.png``; their names."""
     art = ArtBank(art_dir, sets_of_group(art_dir, "general"))
     found, chinese = pictures(art), chinese_numerals(art)
-    names = []
-    for index in range(n):
-        rng = np.random.default_rng([seed, index])
-        name = f"numerals_{seed}_{index:04d}"
-        folder = out / name
-        folder.mkdir(parents=True, exist_ok=True)
-        for code, image in numeral_set(rng, found, chinese).items():
-            cv2.imwrite(str(folder / f"{code}.png"), image)
-        names.append(name)
-    return names
+    return write_art_sets(out, "numerals", seed, n, lambda rng: numeral_set(rng, found, chinese))
 
 
 def main(argv: list[str] | None = None) -> None:
