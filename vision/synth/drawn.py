@@ -109,8 +109,8 @@ class DrawnStyle:
     flowers_from: str
     font: Path | None  # characters, honours and flowers written in this font, else cut from the trained sets
     weight: int  # strokes written bolder by this many pixels (at DRAW_SCALE)
-    simplified: bool
-    formal_five: bool
+    simplified: bool  # 万, 发, 兰 written where the font has them
+    formal_five: bool  # 5m written 伍 (else 五); the same sets number their flowers in Arabic digits (else 一二三四)
 
 
 def _ink_alpha(region: np.ndarray) -> np.ndarray:
