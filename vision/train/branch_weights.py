@@ -20,7 +20,8 @@ from pathlib import Path
 from mjlens.vision.train import onnx_files
 
 
-def _subgraphs(node) -> list:
+def subgraphs(node) -> list:
+    """The graphs inside ``node``: the branches of an ``If``, the body of a ``Loop``."""
     from onnx import AttributeProto
 
     return [attribute.g for attribute in node.attribute if attribute.type == AttributeProto.GRAPH] + [
@@ -34,7 +35,7 @@ def outer_names(graph) -> set[str]:
     read = set()
     for node in graph.node:
         read.update(node.input)
-        for subgraph in _subgraphs(node):
+        for subgraph in subgraphs(node):
             read |= outer_names(subgraph)
     return {name for name in read if name and name not in defined}
 
@@ -48,7 +49,7 @@ def weights_into_branches(graph) -> int:
         for name in node.input:
             if name:
                 readers[name].append(None)
-        for subgraph in _subgraphs(node):
+        for subgraph in subgraphs(node):
             for name in sorted(outer_names(subgraph)):  # a set: sorted, the file comes out the same each time
                 readers[name].append(subgraph)
     initializers = {tensor.name: tensor for tensor in graph.initializer}
@@ -75,7 +76,7 @@ def weights_into_branches(graph) -> int:
     kept = [tensor for tensor in graph.initializer if tensor.name not in moved]
     del graph.initializer[:]
     graph.initializer.extend(kept)
-    return len(moved) + sum(weights_into_branches(subgraph) for node in graph.node for subgraph in _subgraphs(node))
+    return len(moved) + sum(weights_into_branches(subgraph) for node in graph.node for subgraph in subgraphs(node))
 
 
 def rewrite_file(path: Path, out: Path | None = None) -> int:

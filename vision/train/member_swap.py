@@ -14,50 +14,49 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from mjlens.vision.train import onnx_files
+from mjlens.vision.train.branch_weights import subgraphs
+
 #: The prefix of the cascade's first member, the one that reads every crop.
 FIRST_MEMBER = "m0_m0_"
 
 
 def _graphs(graph) -> list:
-    """``graph`` and every subgraph inside it (the branches of ``If`` nodes)."""
-    from onnx import AttributeProto
-
-    found = [graph]
-    for node in graph.node:
-        for attribute in node.attribute:
-            if attribute.type == AttributeProto.GRAPH:
-                found += _graphs(attribute.g)
-            found += [g for sub in attribute.graphs for g in _graphs(sub)]
-    return found
+    """``graph`` and every graph inside it (the branches of ``If`` nodes), however deep."""
+    return [graph] + [inner for node in graph.node for sub in subgraphs(node) for inner in _graphs(sub)]
 
 
 def swap_member(cascade: Path, member: Path, out: Path, prefix: str = FIRST_MEMBER) -> int:
     """Write to ``out`` the ``cascade`` with the weights under ``prefix`` replaced by ``member``'s (an exported
     classifier of the same architecture); the number of tensors replaced. Raises ``ValueError`` when a weight of
     ``member`` has no place, or a place of another shape, or some weight of the member under ``prefix`` is left."""
-    import numpy as np
     import onnx
+
+    replacement = onnx.load(str(member))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return onnx_files.rewrite_file(cascade, out, lambda model: _replace(model, replacement, prefix))
+
+
+def _replace(model, member, prefix: str) -> int:
+    """Put ``member``'s weights in the places under ``prefix`` in ``model``; the number replaced."""
+    import numpy as np
     from onnx import numpy_helper
 
-    model = onnx.load(str(cascade))
     places = {tensor.name: tensor for graph in _graphs(model.graph) for tensor in graph.initializer
               if tensor.name.startswith(prefix)}
     replaced = set()
-    for tensor in onnx.load(str(member)).graph.initializer:
+    for tensor in member.graph.initializer:
         name = next((n for n in (f"{prefix}{tensor.name}_half", f"{prefix}{tensor.name}") if n in places), None)
         if name is None:
-            raise ValueError(f"{tensor.name!r} of {member} has no place under {prefix!r} in {cascade}")
+            raise ValueError(f"{tensor.name!r} of the new member has no place under {prefix!r} in the cascade")
         old, new = numpy_helper.to_array(places[name]), numpy_helper.to_array(tensor)
         if old.shape != new.shape:
-            raise ValueError(f"{tensor.name!r}: shape {new.shape} in {member}, {old.shape} in {cascade}")
+            raise ValueError(f"{tensor.name!r}: shape {new.shape} in the new member, {old.shape} in the cascade")
         places[name].CopyFrom(numpy_helper.from_array(new.astype(old.dtype) if old.dtype != np.int64 else new, name))
         replaced.add(name)
     left = sorted(name for name in places if name not in replaced and (name.endswith("_half") or ".weight" in name))
     if left:
         raise ValueError(f"{len(left)} weights under {prefix!r} were not replaced, e.g. {left[0]!r}")
-    onnx.checker.check_model(model)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    onnx.save(model, str(out))
     return len(replaced)
 
 
