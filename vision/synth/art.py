@@ -66,6 +66,12 @@ def cut(face: np.ndarray, region: tuple[float, float, float, float]) -> np.ndarr
     return face[int(y1 * h):int(y2 * h), int(x1 * w):int(x2 * w)]
 
 
+def distance_from_ground(region: np.ndarray) -> np.ndarray:
+    """Each pixel's colour distance from ``region``'s ground, the median colour of its border: how far it is ink."""
+    border = np.concatenate([region[0], region[-1], region[:, 0], region[:, -1]])
+    return np.linalg.norm(region.astype(np.float32) - np.median(border, axis=0), axis=2)
+
+
 def write_art_sets(out: Path, kind: str, seed: int, n: int,
                    make_set: Callable[[np.random.Generator], dict[str, np.ndarray]]) -> list[str]:
     """``n`` art sets of ``make_set`` (its faces by code), each from its own generator seeded with ``(seed, i)``,

@@ -27,7 +27,7 @@ import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from mjlens.scoring.tiles import BONUS_CODES
-from mjlens.vision.synth.art import PAPER, ArtBank, cut, sets_of_group, write_art_sets
+from mjlens.vision.synth.art import PAPER, ArtBank, cut, distance_from_ground, sets_of_group, write_art_sets
 
 #: A face's size (width, height) in pixels, as the art sets draw them; faces are drawn at DRAW_SCALE times it.
 FACE_SIZE = (96, 128)
@@ -114,10 +114,8 @@ class DrawnStyle:
 
 
 def _ink_alpha(region: np.ndarray) -> np.ndarray:
-    """How much each pixel of ``region`` is ink: its distance from the region's border colour, 0..1."""
-    border = np.concatenate([region[0], region[-1], region[:, 0], region[:, -1]])
-    distance = np.linalg.norm(region - np.median(border, axis=0), axis=2)
-    return np.clip((distance - 45) / 50, 0, 1)
+    """How much each pixel of ``region`` is ink, 0..1, by its distance from the region's ground."""
+    return np.clip((distance_from_ground(region) - 45) / 50, 0, 1)
 
 
 def _paste(canvas: np.ndarray, part: np.ndarray, box: tuple[int, int, int, int], ink: tuple | None) -> None:
@@ -236,17 +234,9 @@ def _has_glyph(font_path: Path, char: str) -> bool:
 
 
 def font_character_face(number: int, style: DrawnStyle) -> np.ndarray:
-    canvas = _blank()
-    w, h = canvas.shape[1], canvas.shape[0]
     numeral = "伍" if number == 5 and style.formal_five else NUMERALS[number - 1]
-    m = int(style.margin * w)
-    top = int(0.12 * h) if style.index else m
-    middle = top + int((h - top - m) * 0.42)
-    _paste(canvas, _glyph(numeral, style, style.inks[2]), (m, top, w - m, middle), None)
-    _paste(canvas, _glyph(_written("萬", style), style, style.inks[0]), (m, middle + m // 3, w - m, h - m), None)
-    if style.index:
-        _index(canvas, str(number), style)
-    return canvas
+    return _character(number, _glyph(numeral, style, style.inks[2]), _glyph(_written("萬", style), style,
+                      style.inks[0]), style, None, None)
 
 
 def font_honour_face(code: str, style: DrawnStyle) -> np.ndarray:
@@ -312,15 +302,22 @@ def bamboo_face(count: int, style: DrawnStyle) -> np.ndarray:
 
 
 def character_face(number: int, style: DrawnStyle, art: ArtBank) -> np.ndarray:
-    canvas = _blank()
-    w, h = canvas.shape[1], canvas.shape[0]
     numeral = _big(cut(art.face(style.numerals_from, f"{number}m"), NUMERAL_REGION))
     wan = _big(cut(art.face(style.wan_from, "1m"), WAN_REGION))
+    recoloured = (style.inks[2], style.inks[0]) if style.recolour else (None, None)
+    return _character(number, numeral, wan, style, *recoloured)
+
+
+def _character(number: int, numeral: np.ndarray, wan: np.ndarray, style: DrawnStyle, numeral_ink, wan_ink
+               ) -> np.ndarray:
+    """A character face: ``numeral`` over ``wan`` (each in its own colours, or the ink given), an index maybe."""
+    canvas = _blank()
+    w, h = canvas.shape[1], canvas.shape[0]
     m = int(style.margin * w)
     top = int(0.12 * h) if style.index else m
     middle = top + int((h - top - m) * 0.42)
-    _paste(canvas, numeral, (m, top, w - m, middle), style.inks[2] if style.recolour else None)
-    _paste(canvas, wan, (m, middle + m // 3, w - m, h - m), style.inks[0] if style.recolour else None)
+    _paste(canvas, numeral, (m, top, w - m, middle), numeral_ink)
+    _paste(canvas, wan, (m, middle + m // 3, w - m, h - m), wan_ink)
     if style.index:
         _index(canvas, str(number), style)
     return canvas
@@ -395,8 +392,7 @@ def drawn_set(rng: np.random.Generator, art: ArtBank, sources: list[str],
             faces[code] = font_bonus_face(code, style)
         elif code in art.faces[style.flowers_from]:
             faces[code] = whole_face(style.flowers_from, code, style, art)
-    size = FACE_SIZE
-    return {code: cv2.resize(face, size, interpolation=cv2.INTER_AREA) for code, face in faces.items()}
+    return {code: cv2.resize(face, FACE_SIZE, interpolation=cv2.INTER_AREA) for code, face in faces.items()}
 
 
 def write_drawn_art(out: Path, n: int, seed: int, art_dir: Path, fonts_dir: Path | None = None) -> list[str]:

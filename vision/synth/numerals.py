@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from mjlens.vision.synth.art import ArtBank, cut, sets_of_group, write_art_sets
+from mjlens.vision.synth.art import ArtBank, cut, distance_from_ground, sets_of_group, write_art_sets
 from mjlens.vision.synth.sheet import write_sheets
 
 SEASONS, FLOWERS = ("1f", "2f", "3f", "4f"), ("5f", "6f", "7f", "8f")
@@ -59,10 +59,8 @@ class NumeralStyle:
 
 
 def _ink(region: np.ndarray) -> np.ndarray:
-    """A mask of what is drawn on a face region: pixels far from the region's border colour."""
-    border = np.concatenate([region[0], region[-1], region[:, 0], region[:, -1]])
-    distance = np.linalg.norm(region.astype(np.float32) - np.median(border, axis=0), axis=2)
-    return (distance > 60).astype(np.uint8) * 255
+    """A mask of what is drawn on a face region: pixels far from the region's ground."""
+    return (distance_from_ground(region) > 60).astype(np.uint8) * 255
 
 
 def _tight(mask: np.ndarray) -> np.ndarray | None:
