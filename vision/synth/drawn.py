@@ -11,15 +11,20 @@ The held-out art families differ from the trained ones in their drawings (docs/e
   (``--fonts``, a folder of CJK fonts), the numeral and 萬 (or 万) written in one of them;
 - honours and flowers: the faces of one trained set; or, given fonts, written in one of them (白 a frame, the
   flowers' and seasons' characters with their numeral in a corner);
+- flowers and seasons pictured (``--pictured-flowers``, a share of sets): pictures drawn from shapes
+  (``vision.synth.plants``) that tell nothing of the tile, told apart by a numeral in a corner, a word (SPRING,
+  PLUM, ..., or 春, 梅, ... given fonts) or both; with the numeral alone, the seasons' and flowers' numerals in
+  inks of their own;
 - now and then an index in a corner (the suit's digit, the wind's letter), as many sets print.
 
     python -m mjlens.vision.synth.drawn --source ART --n 300 --seed 0 --out runs/drawn-art [--fonts FONTS]
+        [--font-share 0.6] [--pictured-flowers 0.6]
 """
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -28,6 +33,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from mjlens.scoring.tiles import BONUS_CODES
 from mjlens.vision.synth.art import PAPER, ArtBank, cut, distance_from_ground, sets_of_group, write_art_sets
+from mjlens.vision.synth.plants import KINDS, draw_picture
 
 #: A face's size (width, height) in pixels, as the art sets draw them; faces are drawn at DRAW_SCALE times it.
 FACE_SIZE = (96, 128)
@@ -77,8 +83,15 @@ BODY_SETS = frozenset({"xmj_dorothys", "xmj_dorwhite", "xmj_gnome", "xmj_gnome2"
 #: The part of a whole face taken (a drawn frame around it left out).
 WHOLE_REGION = (0.07, 0.05, 0.93, 0.95)
 HONOUR_CODES = tuple(f"{n}z" for n in range(1, 8))
-#: Given fonts, the share of sets whose characters, honours, flowers are written in one.
+#: Given fonts, the share of sets whose characters, honours, flowers are written in one (``--font-share``).
 P_FONT = 0.6
+#: How a pictured set tells its flowers and seasons apart: a numeral, a word, or both.
+BONUS_CUES = ("numeral", "word", "numeral and word")
+#: The flowers' and seasons' words as sets print them in English: whole, or cut short.
+BONUS_WORDS = {"1f": ("SPRING", "SPR"), "2f": ("SUMMER", "SUM"), "3f": ("AUTUMN", "AUT"), "4f": ("WINTER", "WIN"),
+               "5f": ("PLUM", "PLUM"), "6f": ("ORCHID", "ORC"), "7f": ("MUM", "MUM"), "8f": ("BAMBOO", "BAM")}
+SEASONS = ("1f", "2f", "3f", "4f")
+HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_TRIPLEX)
 #: What each face writes: the numerals (5 now and then the formal 伍), the honours, the flowers and seasons.
 NUMERALS = "一二三四五六七八九"
 HONOUR_TEXT = {"1z": "東", "2z": "南", "3z": "西", "4z": "北", "6z": "發", "7z": "中"}
@@ -111,6 +124,17 @@ class DrawnStyle:
     weight: int  # strokes written bolder by this many pixels (at DRAW_SCALE)
     simplified: bool  # 万, 发, 兰 written where the font has them
     formal_five: bool  # 5m written 伍 (else 五); the same sets number their flowers in Arabic digits (else 一二三四)
+    # Pictured flowers and seasons (``pictured_bonus_face``); drawn after the fields above, which stay as they were.
+    pictured: bool = False
+    bonus_cues: str = "numeral and word"
+    bonus_font: Path | None = None  # the words written in Chinese in this font, else in English
+    short_words: bool = False
+    word_below: bool = False  # an English word under the picture, else above it
+    numeral_right: bool = False
+    hershey: int = cv2.FONT_HERSHEY_SIMPLEX
+    shared_pictures: tuple[bool, bool] = (True, True)  # seasons, flowers: one picture for the group's four faces
+    kinds: tuple[str, str] = ("tree", "blossom")  # seasons, flowers: the shared pictures' kinds
+    picture_seed: int = 0
 
 
 def _ink_alpha(region: np.ndarray) -> np.ndarray:
@@ -269,6 +293,56 @@ def font_bonus_face(code: str, style: DrawnStyle) -> np.ndarray:
     return canvas
 
 
+def _english(text: str, style: DrawnStyle, ink) -> np.ndarray:
+    """``text`` in one of OpenCV's fonts: a BGR picture on paper."""
+    scale, thickness = DRAW_SCALE * 0.9, DRAW_SCALE + 1 + style.weight // DRAW_SCALE
+    (tw, th), base = cv2.getTextSize(text, style.hershey, scale, thickness)
+    picture = np.full((th + base + 8, tw + 8, 3), PAPER, np.uint8)
+    cv2.putText(picture, text, (4, th + 4), style.hershey, scale, ink, thickness, cv2.LINE_AA)
+    return picture.astype(np.float32)
+
+
+def pictured_bonus_face(code: str, style: DrawnStyle) -> np.ndarray:
+    """A flower or season face: a picture that tells nothing, and the style's cues (numeral, word) that do."""
+    canvas = _blank()
+    w, h = canvas.shape[1], canvas.shape[0]
+    m = int(style.margin * w)
+    group = 0 if code in SEASONS else 1
+    number = (int(code[0]) - 1) % 4 + 1
+    shared = style.shared_pictures[group]
+    rng = np.random.default_rng([style.picture_seed, group, 0 if shared else number])
+    kind = style.kinds[group] if shared else KINDS[int(rng.integers(len(KINDS)))]
+    numeral = style.bonus_cues != "word"
+    word = style.bonus_cues != "numeral"
+    english = word and style.bonus_font is None
+    band = int(0.2 * h)
+    top = m + (band if numeral or (word and not english) or (english and not style.word_below) else 0)
+    bottom = h - m - (band if english and style.word_below else 0)
+    draw_picture(canvas, (m, top, w - m, bottom), kind, rng)
+    # With the numeral alone the groups differ by its ink, as such sets print them; else by the word.
+    numeral_ink = style.inks[group] if style.bonus_cues == "numeral" else style.inks[2]
+    word_ink = style.inks[1] if group == 0 else style.inks[0]
+    half = (w - 2 * m) // 2
+    left_box, right_box = (m, m, m + half, m + band), (w - m - half, m, w - m, m + band)
+    numeral_box, char_box = (right_box, left_box) if style.numeral_right else (left_box, right_box)
+    if numeral:
+        text = NUMERALS[number - 1] if style.bonus_font is not None and not style.formal_five else str(number)
+        part = (_glyph(text, replace(style, font=style.bonus_font), numeral_ink) if style.bonus_font is not None
+                else _english(text, style, numeral_ink))
+        _paste(canvas, part, numeral_box, None)
+    if word and not english:
+        _paste(canvas, _glyph(_written(BONUS_TEXT[code], replace(style, font=style.bonus_font)),
+                              replace(style, font=style.bonus_font), word_ink),
+               char_box if numeral else (m + half // 2, m, w - m - half // 2, m + band), None)
+    elif english:
+        text = BONUS_WORDS[code][1 if style.short_words else 0]
+        y = h - m - band if style.word_below else m
+        box = (m, y, w - m, y + band) if not numeral or style.word_below else (
+            char_box[0], y, char_box[2], y + band)
+        _paste(canvas, _english(text, style, word_ink), box, None)
+    return canvas
+
+
 def dots_face(count: int, style: DrawnStyle) -> np.ndarray:
     canvas = _blank()
     area = _area(style, style.index)
@@ -355,7 +429,8 @@ def font_files(folder: Path | None) -> list[Path]:
     return sorted(path for path in Path(folder).iterdir() if path.suffix.lower() in FONT_SUFFIXES)
 
 
-def draw_style(rng: np.random.Generator, art: ArtBank, sources: list[str], fonts: list[Path]) -> DrawnStyle:
+def draw_style(rng: np.random.Generator, art: ArtBank, sources: list[str], fonts: list[Path],
+               font_share: float = P_FONT, pictured_share: float = 0.0) -> DrawnStyle:
     picks = rng.choice(len(INKS), 3, replace=False)
     inks = tuple(INKS[int(i)] for i in picks)
     flowered = [name for name in sources if any(code in art.faces[name] for code in BONUS_CODES)]
@@ -369,15 +444,22 @@ def draw_style(rng: np.random.Generator, art: ArtBank, sources: list[str], fonts
         index_right=bool(rng.random() < 0.3), m_eight=bool(rng.random() < P_M_EIGHT),
         numerals_from=pick(sources), wan_from=pick(sources), recolour=bool(rng.random() < P_RECOLOUR),
         honours_from=pick(sources), flowers_from=pick(flowered),
-        font=pick(fonts) if fonts and rng.random() < P_FONT else None, weight=int(rng.integers(0, 3 * DRAW_SCALE)),
+        font=pick(fonts) if fonts and rng.random() < font_share else None,
+        weight=int(rng.integers(0, 3 * DRAW_SCALE)),
         simplified=bool(rng.random() < 0.25), formal_five=bool(rng.random() < 0.5),
+        pictured=bool(rng.random() < pictured_share), bonus_cues=str(rng.choice(BONUS_CUES)),
+        bonus_font=pick(fonts) if fonts and rng.random() < 0.5 else None, short_words=bool(rng.random() < 0.3),
+        word_below=bool(rng.random() < 0.5), numeral_right=bool(rng.random() < 0.5),
+        hershey=int(rng.choice(HERSHEY)),
+        shared_pictures=(bool(rng.random() < 0.5), bool(rng.random() < 0.5)),
+        kinds=(str(rng.choice(KINDS)), str(rng.choice(KINDS))), picture_seed=int(rng.integers(2 ** 31)),
     )
 
 
-def drawn_set(rng: np.random.Generator, art: ArtBank, sources: list[str],
-              fonts: list[Path] = ()) -> dict[str, np.ndarray]:
+def drawn_set(rng: np.random.Generator, art: ArtBank, sources: list[str], fonts: list[Path] = (),
+              font_share: float = P_FONT, pictured_share: float = 0.0) -> dict[str, np.ndarray]:
     """Every face of one set, ``FACE_SIZE``, uint8 BGR."""
-    style = draw_style(rng, art, sources, list(fonts))
+    style = draw_style(rng, art, sources, list(fonts), font_share, pictured_share)
     faces: dict[str, np.ndarray] = {}
     for n in range(1, 10):
         faces[f"{n}p"] = dots_face(n, style)
@@ -388,18 +470,22 @@ def drawn_set(rng: np.random.Generator, art: ArtBank, sources: list[str],
     for code in HONOUR_CODES:
         faces[code] = font_honour_face(code, style) if style.font else whole_face(style.honours_from, code, style, art)
     for code in BONUS_CODES:
-        if style.font:
+        if style.pictured:
+            faces[code] = pictured_bonus_face(code, style)
+        elif style.font:
             faces[code] = font_bonus_face(code, style)
         elif code in art.faces[style.flowers_from]:
             faces[code] = whole_face(style.flowers_from, code, style, art)
     return {code: cv2.resize(face, FACE_SIZE, interpolation=cv2.INTER_AREA) for code, face in faces.items()}
 
 
-def write_drawn_art(out: Path, n: int, seed: int, art_dir: Path, fonts_dir: Path | None = None) -> list[str]:
+def write_drawn_art(out: Path, n: int, seed: int, art_dir: Path, fonts_dir: Path | None = None,
+                    font_share: float = P_FONT, pictured_share: float = 0.0) -> list[str]:
     """``n`` drawn sets as art folders ``out/drawn_<seed>_<i>/<code>.png``; their names."""
     art = ArtBank(art_dir, sets_of_group(art_dir, "general"))
     sources, fonts = light_sets(art), font_files(fonts_dir)
-    return write_art_sets(out, "drawn", seed, n, lambda rng: drawn_set(rng, art, sources, fonts))
+    return write_art_sets(out, "drawn", seed, n,
+                          lambda rng: drawn_set(rng, art, sources, fonts, font_share, pictured_share))
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -410,8 +496,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--source", type=Path, required=True,
                         help="the tile art folder to take parts from (as mjlens synth --art)")
     parser.add_argument("--fonts", type=Path, help="a folder of CJK fonts (.otf, .ttf) to write faces in")
+    parser.add_argument("--font-share", type=float, default=P_FONT,
+                        help=f"given fonts, the share of sets whose characters and honours are written in one "
+                             f"(default {P_FONT})")
+    parser.add_argument("--pictured-flowers", type=float, default=0.0,
+                        help="the share of sets whose flowers and seasons are pictures drawn anew (default 0)")
     args = parser.parse_args(argv)
-    names = write_drawn_art(args.out, args.n, args.seed, args.source, args.fonts)
+    names = write_drawn_art(args.out, args.n, args.seed, args.source, args.fonts, args.font_share,
+                            args.pictured_flowers)
     print(f"{len(names)} drawn sets in {args.out}")
 
 
