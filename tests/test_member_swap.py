@@ -10,18 +10,20 @@ import pytest
 from conftest import REPO
 from onnx import helper, numpy_helper
 
-from mjlens.vision.train.member_swap import FIRST_MEMBER, swap_member
+from mjlens.vision.train.member_swap import CASCADE_CONSTANTS, FIRST_MEMBER, all_graphs, swap_member
 
 CASCADE = REPO / "models" / "mjlens-tile-crops.onnx"
 
 
-def _first_member(path, scale_linear=1.0, extra=None, reshape=None):
-    """An exported member holding the cascade's own first member's weights (float32, names as exported)."""
+def _first_member(path, scale_linear=1.0, extra=None, reshape=None, prefix=FIRST_MEMBER):
+    """An exported member holding the cascade's own member's weights (float32, names as exported): by default the
+    first member's."""
     tensors = []
-    for tensor in onnx.load(str(CASCADE)).graph.initializer:
-        if not tensor.name.startswith(FIRST_MEMBER) or tensor.name.endswith("resize_scales"):
+    for tensor in (t for graph in all_graphs(onnx.load(str(CASCADE)).graph) for t in graph.initializer):
+        name = tensor.name[len(prefix):]
+        if not tensor.name.startswith(prefix) or name.endswith("resize_scales") or name.startswith(CASCADE_CONSTANTS):
             continue
-        name = tensor.name[len(FIRST_MEMBER):].removesuffix("_half")
+        name = name.removesuffix("_half")
         array = numpy_helper.to_array(tensor)
         array = array.astype(np.float32) if array.dtype == np.float16 else array
         if name == "model.10.linear.weight":
@@ -48,6 +50,12 @@ def crops():
 def test_the_member_put_back_as_it_was_reads_as_the_cascade(tmp_path, crops):
     count = swap_member(CASCADE, _first_member(tmp_path / "member.onnx"), tmp_path / "out.onnx")
     assert count > 80
+    assert np.allclose(_outputs(tmp_path / "out.onnx", crops), _outputs(CASCADE, crops), atol=1e-6)
+
+
+def test_a_flower_member_put_back_as_it_was_reads_as_the_cascade(tmp_path, crops):
+    member = _first_member(tmp_path / "flowers.onnx", prefix="f0_")
+    assert swap_member(CASCADE, member, tmp_path / "out.onnx", prefix="f0_") > 80
     assert np.allclose(_outputs(tmp_path / "out.onnx", crops), _outputs(CASCADE, crops), atol=1e-6)
 
 

@@ -19,11 +19,14 @@ from mjlens.vision.train.branch_weights import subgraphs
 
 #: The prefix of the cascade's first member, the one that reads every crop.
 FIRST_MEMBER = "m0_m0_"
+#: Constants the cascade keeps under a member's prefix that are not the member's weights: a flower member's map
+#: from its eight outputs to the cascade's codes (``vision.train.average``).
+CASCADE_CONSTANTS = ("spread",)
 
 
-def _graphs(graph) -> list:
+def all_graphs(graph) -> list:
     """``graph`` and every graph inside it (the branches of ``If`` nodes), however deep."""
-    return [graph] + [inner for node in graph.node for sub in subgraphs(node) for inner in _graphs(sub)]
+    return [graph] + [inner for node in graph.node for sub in subgraphs(node) for inner in all_graphs(sub)]
 
 
 def swap_member(cascade: Path, member: Path, out: Path, prefix: str = FIRST_MEMBER) -> int:
@@ -42,7 +45,7 @@ def _replace(model, member, prefix: str) -> int:
     import numpy as np
     from onnx import numpy_helper
 
-    places = {tensor.name: tensor for graph in _graphs(model.graph) for tensor in graph.initializer
+    places = {tensor.name: tensor for graph in all_graphs(model.graph) for tensor in graph.initializer
               if tensor.name.startswith(prefix)}
     replaced = set()
     for tensor in member.graph.initializer:
@@ -54,7 +57,9 @@ def _replace(model, member, prefix: str) -> int:
             raise ValueError(f"{tensor.name!r}: shape {new.shape} in the new member, {old.shape} in the cascade")
         places[name].CopyFrom(numpy_helper.from_array(new.astype(old.dtype) if old.dtype != np.int64 else new, name))
         replaced.add(name)
-    left = sorted(name for name in places if name not in replaced and (name.endswith("_half") or ".weight" in name))
+    own = tuple(f"{prefix}{name}" for name in CASCADE_CONSTANTS)
+    left = sorted(name for name in places if name not in replaced and not name.startswith(own)
+                  and (name.endswith("_half") or ".weight" in name))
     if left:
         raise ValueError(f"{len(left)} weights under {prefix!r} were not replaced, e.g. {left[0]!r}")
     return len(replaced)
