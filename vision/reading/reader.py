@@ -9,8 +9,9 @@ times the classifier's probability reaches the pair's ``conf``: a box the detect
 reads a clear face in it, and goes if it reads none. Flowers and seasons are kept at a threshold of their own
 (``BONUS_CONF``): they lie apart from the hand, where the detector is least sure of a tile, while the classifier
 reads their pictures as surely as any face. So are face-down tiles (``BACK_CONF``), which the detector has seen only
-in synthetic photos. The classifier's runner-ups become the tile's ``alternatives``. That first reading is followed
-by the second readings that apply (``vision.reading.second``), on one path for the product and ``mjlens eval``
+in synthetic photos. A box in a row's gap, beside kept tiles of its height, is kept lower still
+(``vision.reading.row_gaps``). The classifier's runner-ups become the tile's ``alternatives``. That first reading is
+followed by the second readings that apply (``vision.reading.second``), on one path for the product and ``mjlens eval``
 (``vision.reading.path.read_photo``): the evaluation asks it to keep, with the tiles, the candidates mAP ranks.
 """
 
@@ -27,6 +28,7 @@ from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.detection import Detection, boxes_in_pixels, mean_confidence
 from mjlens.vision.profile import Profile, ProfiledClassifier, ProfileError
 from mjlens.vision.reading.path import KeepAt, Reading, one_set, read_photo
+from mjlens.vision.reading.row_gaps import ROW_KEEP, ROW_TILE, row_gaps
 from mjlens.vision.reading.second import SECOND_READINGS
 from mjlens.vision.reading.second.small_tiles import COVERED, ZOOM_INPUT, second_reading_input
 from mjlens.vision.reading.second.squeezed import MIN_TILES, Squash, candidate_squashes, reading_score
@@ -140,15 +142,19 @@ class TwoStageDetector:
         if not located:
             return []
         probs = self.probabilities(bgr, located, pixel_scale)
-        read = []
+        read, unsure = [], []
         for detection, row in zip(located, probs, strict=True):
             order = np.argsort(-row)
             code, probability = self.names[order[0]], float(row[order[0]])
-            if detection.confidence * probability < keep_at.of(code) or (code == BLANK and probability < BLANK_SURE):
+            if code == BLANK and probability < BLANK_SURE:
                 continue
             alternatives = tuple((self.names[c], float(row[c])) for c in order[1:TOP_K + 1] if row[c] >= ALT_FLOOR)
-            read.append(replace(detection, code=code, confidence=probability, alternatives=alternatives))
-        return one_set(read)
+            tile = replace(detection, code=code, confidence=probability, alternatives=alternatives)
+            if detection.confidence * probability >= keep_at.of(code):
+                read.append(tile)
+            elif detection.confidence >= ROW_TILE and detection.confidence * probability >= ROW_KEEP:
+                unsure.append(tile)
+        return one_set(read + row_gaps(unsure, read))
 
     def probabilities(self, bgr: np.ndarray, located: Sequence[Detection], pixel_scale: float = 1.0) -> np.ndarray:
         """The classifier's probabilities of each located box; a box surely a tile but read unsurely is read again
