@@ -1,5 +1,6 @@
 """Crop classifiers side by side on the labelled boxes of a folder of photos (no detector): top-1 of every tile, of
-the flowers and seasons, of the upright tiles alone, and of each suit.
+the flowers and seasons, of the upright tiles alone, and of each suit; of the flowers and seasons, too, the share
+named some flower or season, and the share named one of their own group (the four seasons or the four flowers).
 
 What a classifier names from a tile's own box bounds what the reader names: the figure that says whether a
 classifier trained another way tells unseen art apart better (docs/experiments/printings.md).
@@ -26,6 +27,13 @@ from mjlens.vision.runtime.classifier import CropClassifier  # noqa: E402
 
 #: The suits reported apart: characters, dots, bamboo, honours, flowers and seasons, face-down tiles.
 SUIT_ORDER = ("m", "p", "s", "z", "f", BACK_CODE)
+
+
+def _group(code: str) -> str | None:
+    """A flower's or season's group: the seasons (1f-4f) or the flowers (5f-8f); None for any other tile."""
+    if code not in BONUS_CODES:
+        return None
+    return "seasons" if int(code[0]) <= 4 else "flowers"
 
 
 def labelled_tiles(data_yaml: Path, limit: int, keep_backs: bool = False):
@@ -57,9 +65,13 @@ def measure(classifiers: list[Path], data_yaml: Path, limit: int, keep_backs: bo
     rows = []
     for path, names in zip(classifiers, named, strict=True):
         right = np.array(names) == codes
+        named_flower = np.isin(names, list(BONUS_CODES))
+        same_group = named_flower & (np.array([_group(name) for name in names]) == np.array([_group(c) for c in truth]))
         rows.append({"classifier": str(path), "tiles": len(codes), "top1": round(float(right.mean()), 3),
                      "flowers": int(flowers.sum()),
                      "flowers_top1": round(float(right[flowers].mean()), 3) if flowers.any() else None,
+                     "flowers_named_flower": round(float(named_flower[flowers].mean()), 3) if flowers.any() else None,
+                     "flowers_group": round(float(same_group[flowers].mean()), 3) if flowers.any() else None,
                      "upright_top1": round(float(right[standing].mean()), 3),
                      "suits_top1": {suit: round(float(right[suits == suit].mean()), 3)
                                     for suit in SUIT_ORDER if (suits == suit).any()}})
