@@ -21,7 +21,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from mjlens.scoring.tiles import BACK_CODE, BONUS_CODES, DETECTOR_CLASSES  # noqa: E402
+from mjlens.scoring.tiles import BACK_CODE, BONUS_CODES, DETECTOR_CLASSES, SEASON_CODES  # noqa: E402
 from mjlens.vision import evaluate  # noqa: E402
 from mjlens.vision.runtime.classifier import CropClassifier  # noqa: E402
 
@@ -33,7 +33,7 @@ def _group(code: str) -> str | None:
     """A flower's or season's group: the seasons (1f-4f) or the flowers (5f-8f); None for any other tile."""
     if code not in BONUS_CODES:
         return None
-    return "seasons" if int(code[0]) <= 4 else "flowers"
+    return "seasons" if code in SEASON_CODES else "flowers"
 
 
 def labelled_tiles(data_yaml: Path, limit: int, keep_backs: bool = False):

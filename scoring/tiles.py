@@ -15,7 +15,9 @@ PLAYING_CODES: tuple[str, ...] = tuple(f"{n}{s}" for s in SUITS for n in range(1
     f"{n}z" for n in range(1, 8)
 )
 #: The eight bonus tiles: seasons 1f..4f, flowers 5f..8f.
-BONUS_CODES: tuple[str, ...] = tuple(f"{n}f" for n in range(1, 9))
+SEASON_CODES: tuple[str, ...] = tuple(f"{n}f" for n in range(1, 5))
+FLOWER_CODES: tuple[str, ...] = tuple(f"{n}f" for n in range(5, 9))
+BONUS_CODES: tuple[str, ...] = SEASON_CODES + FLOWER_CODES
 #: Every code a hand may hold.
 ALL_CODES: tuple[str, ...] = PLAYING_CODES + BONUS_CODES
 #: A face-down tile: the detector's 43rd class, never a tile of a hand's notation.

@@ -12,7 +12,7 @@ from functools import cached_property
 
 from mjlens.scoring.decompose import SEVEN_PAIRS_PUNG, STANDARD, Arrangement
 from mjlens.scoring.hand import Context
-from mjlens.scoring.tiles import IS_DRAGON, IS_WIND, bonus_seat
+from mjlens.scoring.tiles import FLOWER_CODES, IS_DRAGON, IS_WIND, SEASON_CODES, bonus_seat
 
 
 @dataclass(frozen=True)
@@ -179,8 +179,7 @@ def last_tile(v: View) -> int:
 
 
 def _complete_sets(v: View) -> list[tuple[str, ...]]:
-    sets = (("1f", "2f", "3f", "4f"), ("5f", "6f", "7f", "8f"))
-    return [s for s in sets if v.flowers.issuperset(s)]
+    return [s for s in (SEASON_CODES, FLOWER_CODES) if v.flowers.issuperset(s)]
 
 
 def seat_flower(v: View) -> int:

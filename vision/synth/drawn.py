@@ -31,7 +31,7 @@ import cv2
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from mjlens.scoring.tiles import BONUS_CODES
+from mjlens.scoring.tiles import BONUS_CODES, SEASON_CODES
 from mjlens.vision.synth.art import PAPER, ArtBank, cut, distance_from_ground, sets_of_group, write_art_sets
 from mjlens.vision.synth.plants import KINDS, draw_picture
 
@@ -90,7 +90,6 @@ BONUS_CUES = ("numeral", "word", "numeral and word")
 #: The flowers' and seasons' words as sets print them in English: whole, or cut short.
 BONUS_WORDS = {"1f": ("SPRING", "SPR"), "2f": ("SUMMER", "SUM"), "3f": ("AUTUMN", "AUT"), "4f": ("WINTER", "WIN"),
                "5f": ("PLUM", "PLUM"), "6f": ("ORCHID", "ORC"), "7f": ("MUM", "MUM"), "8f": ("BAMBOO", "BAM")}
-SEASONS = ("1f", "2f", "3f", "4f")
 HERSHEY = (cv2.FONT_HERSHEY_SIMPLEX, cv2.FONT_HERSHEY_DUPLEX, cv2.FONT_HERSHEY_COMPLEX, cv2.FONT_HERSHEY_TRIPLEX)
 #: What each face writes: the numerals (5 now and then the formal 伍), the honours, the flowers and seasons.
 NUMERALS = "一二三四五六七八九"
@@ -284,7 +283,7 @@ def font_bonus_face(code: str, style: DrawnStyle) -> np.ndarray:
     canvas = _blank()
     w, h = canvas.shape[1], canvas.shape[0]
     m = int(style.margin * w)
-    ink = style.inks[1] if code in ("1f", "2f", "3f", "4f") else style.inks[0]
+    ink = style.inks[1] if code in SEASON_CODES else style.inks[0]
     _paste(canvas, _glyph(_written(BONUS_TEXT[code], style), style, ink), (m, int(0.3 * h), w - m, h - m), None)
     number = (int(code[0]) - 1) % 4 + 1
     # The numeral in a corner, as the sets print it: an Arabic digit or the Chinese one.
@@ -307,7 +306,7 @@ def pictured_bonus_face(code: str, style: DrawnStyle) -> np.ndarray:
     canvas = _blank()
     w, h = canvas.shape[1], canvas.shape[0]
     m = int(style.margin * w)
-    group = 0 if code in SEASONS else 1
+    group = 0 if code in SEASON_CODES else 1
     number = (int(code[0]) - 1) % 4 + 1
     shared = style.shared_pictures[group]
     rng = np.random.default_rng([style.picture_seed, group, 0 if shared else number])
@@ -325,14 +324,14 @@ def pictured_bonus_face(code: str, style: DrawnStyle) -> np.ndarray:
     half = (w - 2 * m) // 2
     left_box, right_box = (m, m, m + half, m + band), (w - m - half, m, w - m, m + band)
     numeral_box, char_box = (right_box, left_box) if style.numeral_right else (left_box, right_box)
+    in_font = replace(style, font=style.bonus_font)
     if numeral:
         text = NUMERALS[number - 1] if style.bonus_font is not None and not style.formal_five else str(number)
-        part = (_glyph(text, replace(style, font=style.bonus_font), numeral_ink) if style.bonus_font is not None
+        part = (_glyph(text, in_font, numeral_ink) if style.bonus_font is not None
                 else _english(text, style, numeral_ink))
         _paste(canvas, part, numeral_box, None)
     if word and not english:
-        _paste(canvas, _glyph(_written(BONUS_TEXT[code], replace(style, font=style.bonus_font)),
-                              replace(style, font=style.bonus_font), word_ink),
+        _paste(canvas, _glyph(_written(BONUS_TEXT[code], in_font), in_font, word_ink),
                char_box if numeral else (m + half // 2, m, w - m - half // 2, m + band), None)
     elif english:
         text = BONUS_WORDS[code][1 if style.short_words else 0]

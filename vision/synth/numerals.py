@@ -23,10 +23,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from mjlens.scoring.tiles import FLOWER_CODES, SEASON_CODES
 from mjlens.vision.synth.art import ArtBank, cut, distance_from_ground, sets_of_group, write_art_sets
 from mjlens.vision.synth.sheet import write_sheets
 
-SEASONS, FLOWERS = ("1f", "2f", "3f", "4f"), ("5f", "6f", "7f", "8f")
 #: The sets whose flower and season faces are pictures alone: the others write a character or a word across theirs,
 #: which a numeral added would contradict.
 PICTURE_SETS = ("ffalt_uni", "kmj_default", "kmj_traditional", "xhokir_regular_flowers", "xmj_real")
@@ -92,7 +92,7 @@ def pictures(art: ArtBank) -> dict[str, list[tuple[str, np.ndarray]]]:
     for name in art.names:
         if name not in PICTURE_SETS:
             continue
-        for group, codes in (("seasons", SEASONS), ("flowers", FLOWERS)):
+        for group, codes in (("seasons", SEASON_CODES), ("flowers", FLOWER_CODES)):
             for code in codes:
                 if code in art.faces[name]:
                     found[group].append((name, np.clip(cut(art.faces[name][code], PICTURE_REGION), 0, 255)
@@ -166,7 +166,7 @@ def numeral_set(rng: np.random.Generator, found: dict[str, list[tuple[str, np.nd
                 chinese: dict[str, list[np.ndarray]]) -> dict[str, np.ndarray]:
     """The eight faces of one set: per group one numeral style, and one shared picture or four."""
     faces = {}
-    for group, codes in (("seasons", SEASONS), ("flowers", FLOWERS)):
+    for group, codes in (("seasons", SEASON_CODES), ("flowers", FLOWER_CODES)):
         pool = found[group]
         style = _style(rng, chinese)
         if rng.random() < P_OWN_PICTURES:
