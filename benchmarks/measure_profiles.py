@@ -196,10 +196,10 @@ def hk_rows(reader, features, matchings: list[Matching], work: Path) -> list[dic
 
 #: Inner tensors of the shipped classifier compared as features (``--features``): the pooled features its last layer
 #: reads, then the outputs of earlier blocks, averaged over their grid or kept as it (2 x 2 for the last block).
-INNER = {"pooled (last layer's input)": ("m0_m0_/model.10/Flatten_output_0", "flat"),
-         "last block, averaged": ("m0_m0_/model.9/cv2/act/Mul_output_0", "mean"),
-         "last block, 2 x 2 grid": ("m0_m0_/model.9/cv2/act/Mul_output_0", "flat"),
-         "an earlier block, averaged": ("m0_m0_/model.8/cv2/act/Mul_output_0", "mean")}
+INNER = {"pooled (last layer's input)": ("m0_m0_m0_/model.10/Flatten_output_0", "flat"),
+         "last block, averaged": ("m0_m0_m0_/model.9/cv2/act/Mul_output_0", "mean"),
+         "last block, 2 x 2 grid": ("m0_m0_m0_/model.9/cv2/act/Mul_output_0", "flat"),
+         "an earlier block, averaged": ("m0_m0_m0_/model.8/cv2/act/Mul_output_0", "mean")}
 
 
 def compare_features(reader, sets: list[str], work: Path) -> list[dict]:

@@ -54,8 +54,8 @@ def test_the_member_put_back_as_it_was_reads_as_the_cascade(tmp_path, crops):
 
 
 def test_a_flower_member_put_back_as_it_was_reads_as_the_cascade(tmp_path, crops):
-    member = _first_member(tmp_path / "flowers.onnx", prefix="f0_")
-    assert swap_member(CASCADE, member, tmp_path / "out.onnx", prefix="f0_") > 80
+    member = _first_member(tmp_path / "flowers.onnx", prefix="m0_f0_")
+    assert swap_member(CASCADE, member, tmp_path / "out.onnx", prefix="m0_f0_") > 80
     assert np.allclose(_outputs(tmp_path / "out.onnx", crops), _outputs(CASCADE, crops), atol=1e-6)
 
 

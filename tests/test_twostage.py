@@ -533,6 +533,24 @@ def test_a_cascade_averages_only_the_crops_the_first_classifier_is_unsure_of(tmp
     assert cascade.probabilities(photo, [black]) == pytest.approx(alone[1:], abs=1e-6)  # none unsure: first alone
 
 
+def test_the_first_member_may_weigh_as_several(tmp_path, photo):
+    from mjlens.vision.train.average import average
+
+    first = tiny_classifier(tmp_path / "a.onnx", bright="3m", runner_up="4m")
+    second = tiny_classifier(tmp_path / "b.onnx", bright="4m", runner_up="3m", dark="2m")
+    white, black = (10, 40, 40, 80), (80, 40, 110, 80)
+    alone, other = (CropClassifier(path).probabilities(photo, [white, black]) for path in (first, second))
+    mean = CropClassifier(average([first, second], tmp_path / "m.onnx", first_counts=3), threads=1)
+    assert mean.probabilities(photo, [white, black]) == pytest.approx((3 * alone + other) / 4, abs=1e-6)
+    cascade = CropClassifier(average([first, second], tmp_path / "c.onnx", unsure_below=0.9, first_counts=3))
+    both = cascade.probabilities(photo, [white, black])
+    assert both[0] == pytest.approx((3 * alone[0] + other[0]) / 4, abs=1e-6)
+    assert both[1] == pytest.approx(alone[1], abs=1e-6)  # read surely by the first: the first alone
+    assert cascade.metadata["ensemble_first_counts"] == "3"
+    with pytest.raises(ValueError, match="one member or more"):
+        average([first, second], tmp_path / "x.onnx", first_counts=0)
+
+
 def test_a_deeper_level_adds_a_member_only_where_the_mean_so_far_is_unsure(tmp_path, photo):
     from mjlens.vision.train.average import average
 

@@ -35,19 +35,22 @@ OUTPUT = "output0"
 
 
 def average(members: list[Path], out: Path, unsure_below: float | Sequence[float] | None = None,
-            half_weights: bool = False, flowers: Sequence[Path] = ()) -> Path:
+            half_weights: bool = False, flowers: Sequence[Path] = (), first_counts: int = 1) -> Path:
     """Write to ``out`` one ONNX graph answering the mean of the members' probabilities: for every crop, or with
     ``unsure_below`` only for the crops the first member's top probability leaves below it (the others keep the
     first member's answer). Several levels, highest first, make a deeper cascade: the members after the first
     join at the first level but for one per further level, the last members, each averaged in only for the crops
     whose mean so far is still below its level. ``flowers``: flower members, reading the crops the result names a
-    flower (module docstring)."""
+    flower (module docstring). ``first_counts``: how many members the first weighs as in every mean (a cascade
+    joined by one more classifier stands for its own members)."""
     import onnx
     from onnx import helper
 
     if len(members) < (1 if flowers else 2):
         raise ValueError("averaging needs at least two classifiers (or one and flower members)")
     levels = _levels(unsure_below, len(members))
+    if first_counts < 1:
+        raise ValueError(f"the first member must count as one member or more, not {first_counts}")
     models = [onnx.load(str(m)) for m in members]
     first = models[0]
     names = [{p.key: p.value for p in m.metadata_props}.get("names") for m in models]
@@ -73,9 +76,9 @@ def average(members: list[Path], out: Path, unsure_below: float | Sequence[float
     read = "cascade_output" if flowers else OUTPUT
     if not levels:
         nodes = nodes + [node for part in parts[1:] for node in part[0]]
-        nodes += _mean_nodes([first_output] + [part[2] for part in parts[1:]], read, initializers)
+        nodes += _mean_nodes([first_output] * first_counts + [part[2] for part in parts[1:]], read, initializers)
     else:
-        nodes, so_far, counted = list(nodes), first_output, 1
+        nodes, so_far, counted = list(nodes), first_output, first_counts
         for level, below in enumerate(levels):
             joining = [part for part, join in zip(parts[1:], joins[1:], strict=True) if join == level]
             result = read if level == len(levels) - 1 else f"level{level}_output"
@@ -90,8 +93,12 @@ def average(members: list[Path], out: Path, unsure_below: float | Sequence[float
     model = helper.make_model(graph, opset_imports=first.opset_import)
     model.ir_version = first.ir_version
     properties = {prop.key: prop.value for prop in first.metadata_props} | {"imgsz": str([size, size])}
+    # a first member that is itself a cascade keeps its own description beside the one written below
+    properties |= {f"first_{key}": value for key, value in properties.items() if key.startswith("ensemble")}
     if len(models) > 1:  # one member with flower members keeps what it says of itself
         properties["ensemble"] = str(len(models))
+    if first_counts > 1:
+        properties["ensemble_first_counts"] = str(first_counts)
     if levels:
         properties["ensemble_unsure_below"] = " ".join(str(level) for level in levels)
     if flowers:
@@ -330,10 +337,12 @@ def main(argv: list[str] | None = None) -> None:
                              "each further, lower P adds one of the last members for the crops still below it")
     parser.add_argument("--flowers", type=Path, nargs="+", default=[], metavar="ONNX",
                         help="classifiers of the eight flowers and seasons alone, reading again the crops read as one")
+    parser.add_argument("--first-counts", type=int, default=1, metavar="N",
+                        help="the first member weighs as N members in every mean (default 1)")
     parser.add_argument("--half-weights", action="store_true",
                         help="store the weights as float16 (half the file; arithmetic stays float32)")
     args = parser.parse_args(argv)
-    print(average(args.members, args.out, args.unsure_below, args.half_weights, args.flowers))
+    print(average(args.members, args.out, args.unsure_below, args.half_weights, args.flowers, args.first_counts))
 
 
 if __name__ == "__main__":

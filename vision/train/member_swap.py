@@ -1,8 +1,9 @@
 """Put a classifier trained anew in the place of one member of a crop classifier's cascade, the others kept.
 
 A cascade (``vision.train.average``) holds its members' weights under a prefix each: in the shipped file
-``m0_m0_`` is the first member (E, reading every crop), ``m0_m1_`` and ``m0_m2_`` the members reading the unsure
-crops (G, H), ``f0_`` and ``f1_`` the flower members. A member retrained in the same architecture takes the place
+``m0_m0_m0_`` is the first member (*drawn*, reading every crop), ``m0_m0_m1_`` and ``m0_m0_m2_`` the members reading
+the unsure crops (G, H), ``m0_f0_`` and ``m0_f1_`` the flower members, ``m1_`` the features classifier joining the
+crops that cascade leaves unsure. A member retrained in the same architecture takes the place
 of one of them weight for weight (a weight stored as float16 stays so), so the cascade's other members, whose
 checkpoints need not be kept, stay exactly as they were.
 
@@ -18,7 +19,7 @@ from mjlens.vision.train import onnx_files
 from mjlens.vision.train.branch_weights import subgraphs
 
 #: The prefix of the cascade's first member, the one that reads every crop.
-FIRST_MEMBER = "m0_m0_"
+FIRST_MEMBER = "m0_m0_m0_"
 #: Constants the cascade keeps under a member's prefix that are not the member's weights: a flower member's map
 #: from its eight outputs to the cascade's codes (``vision.train.average``).
 CASCADE_CONSTANTS = ("spread",)
