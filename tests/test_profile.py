@@ -18,7 +18,7 @@ from mjlens.vision.profile.calibration import _refuse_rows_out_of_place, apart, 
 from mjlens.vision.profile.classifier import Examples
 from mjlens.vision.profile.classifier import matched_probabilities as matched_by_similarity
 from mjlens.vision.profile.layout import SHEET_ROWS
-from mjlens.vision.profile.store import MAX_EXAMPLES_PER_CODE, reliance_of
+from mjlens.vision.profile.store import MAX_EXAMPLES_PER_CODE, reliance_of, reliance_over_views
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -119,6 +119,20 @@ def test_reliance_is_left_to_readings_the_classifier_gives_other_tiles():
     assert trust[index("9s")] == 1.0  # no tile of its own: 1 less the most given to others
     low = reliance_of(np.stack([shipped_reading("4m", 0.5)]), ["4m"])
     assert low[index("4m")] == pytest.approx(0.5 / 0.8, abs=1e-4)
+
+
+def test_views_lower_only_the_reliance_the_layout_as_photographed_already_doubts():
+    codes = ["2m", "3m", "4m"]
+    photographed = np.stack([shipped_reading("2m", 0.95), shipped_reading("3m", 0.7), shipped_reading("4m", 0.95)])
+    smaller = np.stack([shipped_reading("3m", 0.9), shipped_reading("3m", 0.9), shipped_reading("4m", 0.95)])
+    trust = reliance_over_views([photographed, smaller], codes)
+    index = DETECTOR_CLASSES.index
+    alone = reliance_of(photographed, codes)
+    assert alone[index("2m")] == 1.0 and 0.8 < alone[index("3m")] < 1.0
+    assert trust[index("2m")] == 1.0  # read surely as photographed: a smaller 2m read 3m does not lower it
+    assert trust[index("3m")] == 0.0  # doubted, and another tile's view reads 3m: left to the examples
+    assert trust[index("4m")] == 1.0
+    assert np.array_equal(reliance_over_views([photographed], codes), alone)
 
 
 def test_a_crop_like_no_example_keeps_the_shipped_reading():

@@ -21,7 +21,7 @@ from mjlens.vision.detection import Detection, boxes_in_pixels
 from mjlens.vision.profile.errors import ProfileError
 from mjlens.vision.profile.features import FeatureReader
 from mjlens.vision.profile.layout import SHEET_ROWS
-from mjlens.vision.profile.store import Profile, reliance_of
+from mjlens.vision.profile.store import Profile, reliance_over_views
 from mjlens.vision.profile.views import tile_views
 from mjlens.vision.runtime.classifier import QUARTER_TURNS
 from mjlens.vision.runtime.crops import crop_tiles
@@ -177,19 +177,22 @@ def read_sheet(reader, image: DecodedImage, features: FeatureReader) -> SheetRea
             tiles[i] = SheetTile(code, located[i].box, sheet_row, float(probs[i, DETECTOR_CLASSES.index(code)]))
     _refuse_look_alikes(tiles, unit, probs)
     codes = [t.code for t in tiles]
-    example_codes, examples = layout_examples(image.bgr, boxes, codes, crops, unit, features)
+    example_codes, examples, views = layout_examples(image.bgr, boxes, codes, crops, (probs, unit), features)
     ordered = [t.code for t in sorted(tiles, key=lambda t: (t.row, SHEET_ROWS[t.row].index(t.code)))]
     return SheetReading(sorted(tiles, key=lambda t: (t.row, SHEET_ROWS[t.row].index(t.code))), example_codes,
-                        examples, ordered, reliance_of(probs, codes))
+                        examples, ordered, reliance_over_views(views, codes))
 
 
 def layout_examples(bgr: np.ndarray, boxes: Sequence[tuple[float, ...]], codes: Sequence[str], crops: Sequence,
-                    unit: np.ndarray, features: FeatureReader) -> tuple[list[str], np.ndarray]:
-    """The examples of a layout's tiles (``boxes`` in pixels of ``bgr``, ``crops`` and their ``unit`` features
-    already read): each as it is and at ``EXAMPLE_TILE_HEIGHTS``, turned by ``EXAMPLE_TURNS``."""
+                    read: tuple[np.ndarray, np.ndarray], features: FeatureReader
+                    ) -> tuple[list[str], np.ndarray, list[np.ndarray]]:
+    """The examples of a layout's tiles (``boxes`` in pixels of ``bgr``, ``crops`` and their probabilities and unit
+    features, ``read``, already read): each as it is and at ``EXAMPLE_TILE_HEIGHTS``, turned by ``EXAMPLE_TURNS``,
+    and in ``EXAMPLE_VIEWS`` other views. Their codes and features, and the shipped classifier's probabilities of
+    each view of the tiles (the first: as they are)."""
     height = float(np.median([box[3] - box[1] for box in boxes]))
     example_codes: list[str] = []
-    examples = []
+    examples, example_probs = [], []
     for target in EXAMPLE_TILE_HEIGHTS:
         if target is not None and target >= 0.9 * height:
             continue
@@ -201,12 +204,16 @@ def layout_examples(bgr: np.ndarray, boxes: Sequence[tuple[float, ...]], codes: 
             cut = crop_tiles(small, [tuple(v * factor for v in box) for box in boxes], features.classifier.size)
         for turn in EXAMPLE_TURNS:
             turned = cut if turn == 0 else [cv2.rotate(c, QUARTER_TURNS[turn]) for c in cut]
-            examples.append(unit if turn == 0 and target is None else features.read(turned)[1])
+            probs, unit = read if turn == 0 and target is None else features.read(turned)
+            examples.append(unit)
+            example_probs.append(probs)
             example_codes += codes
     for view in tile_views(bgr, boxes, features.classifier.size, EXAMPLE_VIEWS):
-        examples.append(features.read(view)[1])
+        probs, unit = features.read(view)
+        examples.append(unit)
+        example_probs.append(probs)
         example_codes += codes
-    return example_codes, np.concatenate(examples)
+    return example_codes, np.concatenate(examples), example_probs
 
 
 def _refuse_rows_out_of_place(rows: Sequence[Sequence[int]], chosen: Sequence[int], probs: np.ndarray) -> None:

@@ -17,7 +17,7 @@ from mjlens.vision.profile.calibration import layout_examples
 from mjlens.vision.profile.errors import ProfileError
 from mjlens.vision.profile.features import FeatureReader
 from mjlens.vision.profile.layout import SHEET_ROWS
-from mjlens.vision.profile.store import Profile, reliance_of
+from mjlens.vision.profile.store import Profile, reliance_of, reliance_over_views
 from mjlens.vision.runtime.crops import crop_tiles
 from mjlens.vision.runtime.decode import DecodedImage, ImageError, load_image
 
@@ -134,11 +134,10 @@ def profile_from_layout_tiles(image: DecodedImage, tiles: Sequence[LabelledTile]
     codes = [code for code, _ in face_up]
     boxes = [box for _, box in face_up]
     crops = crop_tiles(image.bgr, boxes, features.classifier.size)
-    probs, unit = features.read(crops)
-    example_codes, examples = layout_examples(image.bgr, boxes, codes, crops, unit, features)
+    example_codes, examples, views = layout_examples(image.bgr, boxes, codes, crops, features.read(crops), features)
     complete = COMPLETE_SET_CODES <= set(codes)
     return Profile.of_examples(example_codes, examples, features.digest, "sheet" if complete else "corrections",
-                               codes=codes if complete else None, reliance=reliance_of(probs, codes))
+                               codes=codes if complete else None, reliance=reliance_over_views(views, codes))
 
 
 def profile_from_corrected_photo(image: DecodedImage, tiles: Sequence[LabelledTile], features: FeatureReader

@@ -147,6 +147,18 @@ def reliance_of(probs: np.ndarray, codes: Sequence[str]) -> np.ndarray:
     return np.minimum(reliance / FULL_RELIANCE, 1.0)
 
 
+def reliance_over_views(views: Sequence[np.ndarray], codes: Sequence[str]) -> np.ndarray:
+    """The reliance of a layout whose tiles (``codes``, one per row) the classifier read in several views: ``views[0]``
+    its probabilities of the tiles as photographed, the others of the same tiles smaller, turned, in other light...
+    A code the classifier reads surely and alone on the layout as photographed keeps full reliance (a set it knows
+    loses nothing); one it doubted there is trusted no more than its weakest view allows, ``reliance_of`` every view
+    together: a layout photo is sharper and nearer than a hand, and a doubt one view shows is one the hands show too
+    (docs/experiments/profiles.md)."""
+    first = reliance_of(views[0], codes)
+    every = reliance_of(np.concatenate(views), list(codes) * len(views))
+    return np.where(first >= 1.0, first, np.minimum(first, every))
+
+
 def _capped(names: Sequence[str]) -> list[int]:
     """The indices of ``names`` kept: the first ``MAX_EXAMPLES_PER_CODE`` of each code."""
     seen: dict[str, int] = {}
