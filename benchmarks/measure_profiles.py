@@ -40,6 +40,7 @@ from mjlens.vision.reading.reader import TwoStageDetector, load_tile_reader  # n
 from mjlens.vision.runtime.decode import load_image  # noqa: E402
 from mjlens.vision.synth.generate import write_dataset  # noqa: E402
 from mjlens.vision.synth.sheet import write_sheets  # noqa: E402
+from mjlens.vision.train.member_swap import FIRST_MEMBER  # noqa: E402
 
 ART = REPO.parent / "shared" / "datasets" / "tile-art"
 HK = REPO.parent / "shared" / "datasets" / "hk-photos" / "data.yaml"
@@ -196,10 +197,10 @@ def hk_rows(reader, features, matchings: list[Matching], work: Path) -> list[dic
 
 #: Inner tensors of the shipped classifier compared as features (``--features``): the pooled features its last layer
 #: reads, then the outputs of earlier blocks, averaged over their grid or kept as it (2 x 2 for the last block).
-INNER = {"pooled (last layer's input)": ("m0_m0_m0_/model.10/Flatten_output_0", "flat"),
-         "last block, averaged": ("m0_m0_m0_/model.9/cv2/act/Mul_output_0", "mean"),
-         "last block, 2 x 2 grid": ("m0_m0_m0_/model.9/cv2/act/Mul_output_0", "flat"),
-         "an earlier block, averaged": ("m0_m0_m0_/model.8/cv2/act/Mul_output_0", "mean")}
+INNER = {"pooled (last layer's input)": (f"{FIRST_MEMBER}/model.10/Flatten_output_0", "flat"),
+         "last block, averaged": (f"{FIRST_MEMBER}/model.9/cv2/act/Mul_output_0", "mean"),
+         "last block, 2 x 2 grid": (f"{FIRST_MEMBER}/model.9/cv2/act/Mul_output_0", "flat"),
+         "an earlier block, averaged": (f"{FIRST_MEMBER}/model.8/cv2/act/Mul_output_0", "mean")}
 
 
 def compare_features(reader, sets: list[str], work: Path) -> list[dict]:
