@@ -1,7 +1,8 @@
 """Compact hand notation (CONVENTIONS §1): what a person types, e.g. ``123m456p78s11z [555z] 1f6f +9s``.
 
 - mpsz digits then a suit letter; honours also as ``E S W N`` (winds) and ``P F C`` (白 發 中);
-  Unicode mahjong glyphs U+1F000..U+1F029 are accepted too.
+  Unicode mahjong glyphs U+1F000..U+1F029 are accepted too; the joker and a tile's back (U+1F02A, U+1F02B) are
+  refused with their reason.
 - ``[...]`` an exposed meld (chow, pung or kong, told by its tiles); ``(....)`` a concealed kong.
 - bonus tiles (``1f``..``8f``) anywhere outside brackets; ``+X`` the winning tile, last.
 """
@@ -24,6 +25,11 @@ _GLYPH_CODES = (
     + ["5f", "6f", "8f", "7f", "1f", "2f", "3f", "4f"]
 )
 GLYPHS = {chr(0x1F000 + i): c for i, c in enumerate(_GLYPH_CODES)}
+#: The two glyphs of the block that name no tile of a hand (docs/conventions.md): refused with a reason.
+NO_TILE_GLYPHS = {
+    "\U0001F02A": "the joker, which no rule system here plays with",
+    "\U0001F02B": "a tile's back, which names no tile; write a concealed kong as (9999s)",
+}
 _SUIT_DIGITS = {"m": "123456789", "p": "123456789", "s": "123456789", "z": "1234567", "f": "12345678"}
 
 
@@ -50,6 +56,8 @@ def _tokens(text: str, where: str) -> list[str]:
             if pending:
                 raise HandError("bad_notation", f"digits '{pending}' in {where} have no suit letter (m, p, s, z or f)")
             out.append(HONOUR_LETTERS.get(ch) or GLYPHS[ch])
+        elif ch in NO_TILE_GLYPHS:
+            raise HandError("bad_notation", f"{ch!r} in {where} is {NO_TILE_GLYPHS[ch]}")
         else:
             raise HandError("bad_notation", f"unexpected character {ch!r} in {where}")
     if pending:

@@ -19,6 +19,13 @@ def test_honour_letters_glyphs_and_concealed_kong():
     assert hand.winning_tile == "7z"
 
 
+@pytest.mark.parametrize("glyph, reason", [("\U0001F02A", "joker"), ("\U0001F02B", "concealed kong")])
+def test_the_joker_and_a_tiles_back_are_refused_with_their_reason(glyph, reason):
+    with pytest.raises(HandError) as refused:
+        parse(f"123m456p789s11z{glyph}2z +2z")
+    assert refused.value.code == "bad_notation" and reason in str(refused.value)
+
+
 def test_chow_and_exposed_kong_are_told_by_their_tiles():
     hand = parse("11z [345p] [1111m] [789s] 22s +1z")
     assert [m.kind for m in hand.melds] == ["chow", "kong", "chow"]
