@@ -12,6 +12,7 @@ from test_detector import anchor, tiny_model
 
 from mjlens.scoring.tiles import BONUS_CODES, DETECTOR_CLASSES
 from mjlens.vision.detection import Detection
+from mjlens.vision.reading import sure_boxes as sure_boxes_module
 from mjlens.vision.reading.reader import (
     SQUASHES_READ,
     SURE_TILE,
@@ -260,13 +261,29 @@ def test_boxes_from_the_detector_codes_from_the_classifier(reader, photo):
     assert 0.5 < tiles[0].confidence <= 1.0
 
 
-def test_a_tile_stays_by_its_chance_of_a_tile_times_the_classifiers_probability(reader, photo):
+def test_a_tile_stays_by_its_chance_of_a_tile_times_the_classifiers_probability(reader, photo, no_sure_boxes):
     white, black = (10, 40, 40, 80), (80, 40, 110, 80)
     probability = reader.classifier.probabilities(photo, [white, black]).max(axis=1)
     kept_at = sorted(zip((0.9 * probability[0], 0.8 * probability[1]), ("3m", "1m"), strict=True))
     for level, code in kept_at:
         assert code in [t.code for t in reader.detect(photo, conf=level - 1e-3)]
         assert code not in [t.code for t in reader.detect(photo, conf=level + 1e-3)]
+
+
+@pytest.fixture
+def no_sure_boxes(monkeypatch):
+    """The tiny detector is sure of both its tiles (0.9, 0.8): tests of the thresholds turn off the rule that keeps
+    such boxes whatever their reading (``vision.reading.sure_boxes``)."""
+    monkeypatch.setattr(sure_boxes_module, "SURE_BOX", 1.01)
+
+
+def test_a_box_the_detector_is_sure_of_stays_however_unsurely_it_is_read(reader, photo, monkeypatch):
+    probability = reader.classifier.probabilities(photo, [(10, 40, 40, 80), (80, 40, 110, 80)]).max(axis=1)
+    level = max(0.9 * probability[0], 0.8 * probability[1]) + 1e-3  # over both products, under both chances
+    assert level < 0.8
+    assert sorted(t.code for t in reader.detect(photo, conf=level)) == ["1m", "3m"]
+    monkeypatch.setattr(sure_boxes_module, "SURE_BOX", 1.01)
+    assert reader.detect(photo, conf=level) == []
 
 
 @pytest.fixture
@@ -288,7 +305,7 @@ def one_photo_dataset(root: Path, photo: np.ndarray, codes: tuple[str, str] = ("
     return root / "data.yaml"
 
 
-def test_flowers_and_seasons_are_kept_at_a_threshold_of_their_own(flower_reader, photo):
+def test_flowers_and_seasons_are_kept_at_a_threshold_of_their_own(flower_reader, photo, no_sure_boxes):
     reader = flower_reader
     white, black = (10, 40, 40, 80), (80, 40, 110, 80)
     probability = reader.classifier.probabilities(photo, [white, black]).max(axis=1)
@@ -299,7 +316,7 @@ def test_flowers_and_seasons_are_kept_at_a_threshold_of_their_own(flower_reader,
     assert reader.detect(photo, conf=above_both, bonus_conf=flower_level + 1e-3) == []
 
 
-def test_a_face_down_tile_is_kept_at_a_threshold_of_its_own(tmp_path, photo):
+def test_a_face_down_tile_is_kept_at_a_threshold_of_its_own(tmp_path, photo, no_sure_boxes):
     reader = tiny_pair(tmp_path, bright="back")
     level = 0.9 * reader.classifier.probabilities(photo, [(10, 40, 40, 80)]).max()
     assert "back" in [t.code for t in reader.detect(photo, conf=0.99, back_conf=level - 1e-3)]
@@ -465,7 +482,7 @@ def test_threshold_sweep_reads_the_boxes_through_the_classifier(reader, photo, t
     assert [(r["bonus_conf"], r["back_conf"]) for r in rows] == [(0.5, 0.5), (0.95, 0.95)]  # one for every tile
 
 
-def test_the_flower_sweep_holds_the_other_tiles_at_one_threshold(flower_reader, photo, tmp_path):
+def test_the_flower_sweep_holds_the_other_tiles_at_one_threshold(flower_reader, photo, tmp_path, no_sure_boxes):
     from mjlens.vision.evaluate import sweep_thresholds
 
     data = one_photo_dataset(tmp_path / "data", photo, ("5f", "1m"))

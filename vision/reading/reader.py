@@ -33,6 +33,7 @@ from mjlens.vision.reading.second import SECOND_READINGS
 from mjlens.vision.reading.second.small_tiles import COVERED, ZOOM_INPUT, second_reading_input
 from mjlens.vision.reading.second.squeezed import MIN_TILES, Squash, candidate_squashes, reading_score
 from mjlens.vision.reading.second.turned import ON_THEIR_SIDE, QUARTER, median_aspect, row_turn, rows_upright
+from mjlens.vision.reading.sure_boxes import sure_boxes
 from mjlens.vision.runtime.classifier import CLASSIFIER_ENV, CropClassifier, check_pair, shipped_classifier_for
 from mjlens.vision.runtime.detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
 
@@ -142,7 +143,7 @@ class TwoStageDetector:
         if not located:
             return []
         probs = self.probabilities(bgr, located, pixel_scale)
-        read, unsure = [], []
+        read, unsure, dropped = [], [], {}
         for detection, row in zip(located, probs, strict=True):
             order = np.argsort(-row)
             code, probability = self.names[order[0]], float(row[order[0]])
@@ -152,9 +153,15 @@ class TwoStageDetector:
             tile = replace(detection, code=code, confidence=probability, alternatives=alternatives)
             if detection.confidence * probability >= keep_at.of(code):
                 read.append(tile)
-            elif detection.confidence >= ROW_TILE and detection.confidence * probability >= ROW_KEEP:
+                continue
+            if detection.confidence >= ROW_TILE and detection.confidence * probability >= ROW_KEEP:
                 unsure.append(tile)
-        return one_set(read + row_gaps(unsure, read))
+            dropped[detection] = tile
+        read += row_gaps(unsure, read)
+        height, width = (side / pixel_scale for side in bgr.shape[:2])
+        read += [dropped[box] for box in sure_boxes([d for d, t in dropped.items() if t not in read], read, width,
+                                                    height)]
+        return one_set(read)
 
     def probabilities(self, bgr: np.ndarray, located: Sequence[Detection], pixel_scale: float = 1.0) -> np.ndarray:
         """The classifier's probabilities of each located box; a box surely a tile but read unsurely is read again

@@ -1,0 +1,43 @@
+"""Boxes the detector is sure of: a box whose chance of a tile is high is kept however unsurely the classifier reads
+its face, unless the photo's edge cuts it or it lies over a tile already kept.
+
+On art never trained on the classifier reads many faces unsurely, and the product of the two chances drops tiles
+the detector found surely (docs/experiments/sure-boxes.md). A tile kept with an unsure reading is one the player
+mends with a tap (its runner-ups come with it); a tile dropped has to be added, and the hand is laid out without it.
+A box the photo's edge cuts shows part of a face, and a box over a kept tile is that tile boxed again or a box
+across two: neither is a tile of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mjlens.vision.detection import Detection
+
+#: The least chance of a tile a box is kept at whatever its reading; a box within ``EDGE`` pixels of the photo's
+#: edge is cut by it; a box that shares more than ``OVER`` of its own area with a kept tile lies over it. Chosen on
+#: held-out photos of seed 9102, hk-photos ``valid`` and empty photos (docs/experiments/sure-boxes.md).
+SURE_BOX, EDGE, OVER = 0.4, 2.0, 0.3
+
+
+def _shared(box: Sequence[float], other: Sequence[float]) -> float:
+    """The share of ``box``'s area that ``other`` covers."""
+    width = min(box[2], other[2]) - max(box[0], other[0])
+    height = min(box[3], other[3]) - max(box[1], other[1])
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    return max(width, 0.0) * max(height, 0.0) / area if area > 0 else 1.0
+
+
+def sure_boxes(dropped: Sequence[Detection], kept: Sequence[Detection], width: float, height: float
+               ) -> list[Detection]:
+    """The ``dropped`` boxes (read, under every threshold) whose chance of a tile reaches ``SURE_BOX``, inside the
+    photo (``width`` x ``height`` pixels) and over no ``kept`` tile; ``dropped`` carry the detector's chance."""
+    found: list[Detection] = []
+    for box in sorted(dropped, key=lambda d: -d.confidence):
+        x1, y1, x2, y2 = box.box
+        if box.confidence < SURE_BOX or min(x1, y1) <= EDGE or x2 >= width - EDGE or y2 >= height - EDGE:
+            continue
+        if any(_shared(box.box, tile.box) > OVER for tile in (*kept, *found)):
+            continue
+        found.append(box)
+    return found
