@@ -10,7 +10,8 @@ reads a clear face in it, and goes if it reads none. Flowers and seasons are kep
 (``BONUS_CONF``): they lie apart from the hand, where the detector is least sure of a tile, while the classifier
 reads their pictures as surely as any face. So are face-down tiles (``BACK_CONF``), which the detector has seen only
 in synthetic photos. A box in a row's gap, beside kept tiles of its height, is kept lower still
-(``vision.reading.row_gaps``). The classifier's runner-ups become the tile's ``alternatives``. That first reading is
+(``vision.reading.row_gaps``), and a box the detector is sure of is kept whatever the classifier reads in it
+(``vision.reading.sure_boxes``). The classifier's runner-ups become the tile's ``alternatives``. That first reading is
 followed by the second readings that apply (``vision.reading.second``), on one path for the product and ``mjlens eval``
 (``vision.reading.path.read_photo``): the evaluation asks it to keep, with the tiles, the candidates mAP ranks.
 """
@@ -136,8 +137,9 @@ class TwoStageDetector:
     def read(self, bgr: np.ndarray, located: Sequence[Detection], pixel_scale: float = 1.0, *,
              keep_at: KeepAt | None = None) -> list[Detection]:
         """The located boxes whose chance of a tile times the classifier's probability reaches ``keep_at`` (the
-        pair's by default), each named by the classifier: code, probability, runner-up codes; the reading made one
-        tile set's (``one_set``)."""
+        pair's by default), those in a row's gaps (``row_gaps``) and those the detector is sure of (``sure_boxes``),
+        each named by the classifier: code, probability, runner-up codes; the reading made one tile set's
+        (``one_set``)."""
         keep_at = keep_at or self.keep_at
         located = [d for d in located if d.confidence >= keep_at.lowest]  # no probability keeps a box below it
         if not located:
