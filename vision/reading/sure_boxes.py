@@ -12,20 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
+from mjlens.vision.boxes import box_area, box_intersection
 from mjlens.vision.detection import Detection
 
 #: The least chance of a tile a box is kept at whatever its reading; a box within ``EDGE`` pixels of the photo's
 #: edge is cut by it; a box that shares more than ``OVER`` of its own area with a kept tile lies over it. Chosen on
 #: held-out photos of seed 9102, hk-photos ``valid`` and empty photos (docs/experiments/sure-boxes.md).
 SURE_BOX, EDGE, OVER = 0.4, 2.0, 0.3
-
-
-def _shared(box: Sequence[float], other: Sequence[float]) -> float:
-    """The share of ``box``'s area that ``other`` covers."""
-    width = min(box[2], other[2]) - max(box[0], other[0])
-    height = min(box[3], other[3]) - max(box[1], other[1])
-    area = (box[2] - box[0]) * (box[3] - box[1])
-    return max(width, 0.0) * max(height, 0.0) / area if area > 0 else 1.0
 
 
 def sure_boxes(dropped: Sequence[Detection], kept: Sequence[Detection], width: float, height: float
@@ -37,7 +32,9 @@ def sure_boxes(dropped: Sequence[Detection], kept: Sequence[Detection], width: f
         x1, y1, x2, y2 = box.box
         if box.confidence < SURE_BOX or min(x1, y1) <= EDGE or x2 >= width - EDGE or y2 >= height - EDGE:
             continue
-        if any(_shared(box.box, tile.box) > OVER for tile in (*kept, *found)):
+        others = [tile.box for tile in (*kept, *found)]
+        area = box_area([box.box], np.float64)[0]
+        if area <= 0 or (others and (box_intersection([box.box], others, np.float64) > OVER * area).any()):
             continue
         found.append(box)
     return found
