@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import tomllib
+from fnmatch import fnmatch
 from pathlib import Path
 
 import mjlens
@@ -30,6 +31,14 @@ def test_every_package_installs_under_mjlens_and_every_folder_is_listed():
 def test_the_models_are_package_data():
     assert shipped(DETECTOR_FILE).is_file() and shipped(CLASSIFIER_FILE).is_file()
     assert shipped(DETECTOR_FILE).parent == Path(sys.modules["mjlens.models"].__file__).parent
+
+
+def test_every_file_of_the_phone_page_is_package_data():
+    patterns = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    page = sorted(path for path in (REPO / "api" / "static").iterdir() if path.is_file())
+    assert page
+    for path in page:  # a file no pattern names would be missing from a wheel
+        assert any(fnmatch(path.name, pattern) for pattern in patterns["mjlens.api.static"]), path.name
 
 
 def test_version_and_python_dash_m():
