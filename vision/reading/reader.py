@@ -45,7 +45,7 @@ from mjlens.vision.runtime.detector import ALT_FLOOR, TOP_K, Detector, decode, d
 #: rule (the sweep's second table); ``BACK_CONF`` for a face-down tile, by the same rule on synthetic photos made for
 #: it (``valid`` has none; docs/experiments/thresholds.md); ``FLOOR`` the least chance of a tile worth reading at all.
 CONF = 0.2
-BONUS_CONF = 0.15
+BONUS_CONF = 0.12
 BACK_CONF = 0.1
 FLOOR = 0.03
 #: A tile read as 白 (``BLANK``, the one blank face) is kept only where the classifier reads it at least ``BLANK_SURE``
