@@ -318,6 +318,18 @@ def test_profile_from_labels_and_corrections(sheet, tmp_path, capsys):
     assert summary["sources"] == ["labels", "corrections"] and not summary["complete"]
 
 
+@pytest.mark.parametrize("content", [b"\xff\xd8\xff\xe0 a photo, not JSON lines", None])
+def test_corrections_that_are_no_text_or_no_file_say_so(tmp_path, capsys, content):
+    corrections = tmp_path / "corrections.jsonl"
+    if content is not None:
+        corrections.write_bytes(content)
+    out = tmp_path / "set.npz"
+    assert main(["profile", "create", "--from-corrections", str(corrections), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "bad_labels" in err and ("is not text" if content else "cannot read") in err
+    assert "codec" not in err and not out.exists()
+
+
 @pytest.mark.parametrize("args", [["profile", "create", "--out", "x.npz"],
                                   ["recognize", str(REPO / "examples" / "hand.jpg"), "--profile", "absent.npz"]])
 def test_command_line_errors_exit_2(args, capsys):

@@ -84,8 +84,11 @@ def profile_from_corrections(path: str | Path, features: FeatureReader) -> Profi
     path = Path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as err:
-        raise ProfileError("bad_labels", f"cannot read {path}: {err}") from None
+    except OSError as err:
+        raise ProfileError("bad_labels", f"cannot read {path}: {err.strerror}") from None
+    except UnicodeDecodeError:
+        raise ProfileError("bad_labels", f"{path} is not text: Recognition JSON lines expected (as mjlens recognize "
+                                         "--json prints)") from None
 
     def readings():
         for number, line in enumerate(lines, 1):
