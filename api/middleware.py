@@ -22,6 +22,17 @@ from .logs import new_request_id, request_id_var
 access_log = logging.getLogger("mjlens.access")
 log = logging.getLogger("mjlens.api")
 
+#: The most characters of a request's path a log line quotes: a client chooses the path, up to the size of the
+#: headers, and one request should not write kilobytes to the log.
+LOGGED_PATH_CHARS = 256
+
+
+def logged_path(path: str | None) -> str | None:
+    """``path`` as a log line quotes it: cut to ``LOGGED_PATH_CHARS``, marked where it was cut."""
+    if path is None or len(path) <= LOGGED_PATH_CHARS:
+        return path
+    return path[:LOGGED_PATH_CHARS] + "..."
+
 
 class RequestIdMiddleware:
     """Sets the request id for the request's logs, adds ``X-Request-ID`` to the answer, writes one access-log
@@ -51,14 +62,14 @@ class RequestIdMiddleware:
         try:
             await self.app(scope, receive, send_with_id)
         except Exception:
-            log.exception("unexpected error", extra={"path": scope.get("path")})
+            log.exception("unexpected error", extra={"path": logged_path(scope.get("path"))})
             if state["started"]:
                 raise
             response = error_response(500, "internal", "an unexpected error; the request id identifies it in the logs")
             await response(scope, receive, send_with_id)
         finally:
             access_log.info("request", extra={
-                "method": scope.get("method"), "path": scope.get("path"), "status": state["status"],
+                "method": scope.get("method"), "path": logged_path(scope.get("path")), "status": state["status"],
                 "duration_ms": round((time.perf_counter() - start) * 1000, 1),
             })
             request_id_var.reset(token)

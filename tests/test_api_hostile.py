@@ -251,6 +251,15 @@ def test_error_messages_quote_only_a_prefix(client):
     assert len(assert_error(r, 400, "bad_field")["message"]) <= MAX_MESSAGE_CHARS
 
 
+def test_a_long_path_is_logged_cut_short(client, caplog):
+    from mjlens.api.middleware import LOGGED_PATH_CHARS
+
+    with caplog.at_level("INFO", logger="mjlens.access"):
+        assert client.get("/v1/profiles/" + "x" * 10_000).status_code == 404
+    [line] = [r for r in caplog.records if r.name == "mjlens.access"]
+    assert len(line.path) == LOGGED_PATH_CHARS + 3 and line.path.startswith("/v1/profiles/xxx")
+
+
 def test_head_on_the_page_and_health(client):
     for path in ("/", "/healthz", "/readyz"):
         r = client.head(path)
