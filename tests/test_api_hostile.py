@@ -25,6 +25,7 @@ from starlette.routing import Mount
 
 from mjlens.api.app import FORM_OVERHEAD_BYTES, OPEN_PATHS, OPEN_PREFIXES, create_app
 from mjlens.api.errors import MAX_MESSAGE_CHARS
+from mjlens.api.middleware import LOGGED_PATH_CHARS
 from mjlens.api.settings import Settings
 from mjlens.vision.runtime.decode import DecodeBudget, ImageError, load_image
 
@@ -252,8 +253,6 @@ def test_error_messages_quote_only_a_prefix(client):
 
 
 def test_a_long_path_is_logged_cut_short(client, caplog):
-    from mjlens.api.middleware import LOGGED_PATH_CHARS
-
     with caplog.at_level("INFO", logger="mjlens.access"):
         assert client.get("/v1/profiles/" + "x" * 10_000).status_code == 404
     [line] = [r for r in caplog.records if r.name == "mjlens.access"]
