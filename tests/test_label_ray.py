@@ -106,7 +106,8 @@ def test_both_engines_write_the_same_label_files(tmp_path, monkeypatch):
         for fmt in ("yolo", "coco"):  # the second format is written from the recognitions the first one saved
             assert main(["label", str(EXAMPLES), "--out", str(out), "--format", fmt, "--engine", engine]) == 0
     compared = filecmp.dircmp(local / "labels", clustered / "labels")
-    assert compared.left_list == sorted(f"{photo.stem}.txt" for photo in EXAMPLES.glob("*.jpg"))
+    assert compared.left_list == sorted("__".join(photo.relative_to(EXAMPLES).with_suffix(".txt").parts)
+                                        for photo in EXAMPLES.rglob("*.jpg"))
     assert not compared.diff_files and not compared.left_only and not compared.right_only
     assert all((local / "labels" / name).read_text() for name in compared.left_list)
     for name in ("data.yaml", "annotations.json", "review.html"):
