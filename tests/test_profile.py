@@ -245,6 +245,26 @@ def test_recognize_with_the_profile(made, capsys):
     assert json.loads(capsys.readouterr().out)[0]["tiles"]
 
 
+def test_a_layout_photographed_from_across_the_table_is_read_the_right_way_up(sheet):
+    """Turned half round, a layout's rows run the other way: each tile still gets the code of its place."""
+    from mjlens.vision.profile.calibration import read_sheet
+    from mjlens.vision.profile.features import FeatureReader
+    from mjlens.vision.reading.reader import load_tile_reader
+    from mjlens.vision.runtime.decode import load_image
+
+    reader = load_tile_reader()
+    features = FeatureReader(reader.classifier)
+    upright = cv2.imread(str(sheet))
+    height, width = upright.shape[:2]
+    readings = [read_sheet(reader, load_image(cv2.imencode(".png", bgr)[1].tobytes(), target_side=reader.decode_side),
+                           features) for bgr in (upright, cv2.rotate(upright, cv2.ROTATE_180))]
+    as_laid = [((t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2, t.code) for t in readings[0].tiles]
+    assert len(as_laid) == len(readings[1].tiles) == 42
+    for tile in readings[1].tiles:  # its centre in the upright photo, and the tile read there
+        x, y = width - (tile.box[0] + tile.box[2]) / 2, height - (tile.box[1] + tile.box[3]) / 2
+        assert min(as_laid, key=lambda t: (t[0] - x) ** 2 + (t[1] - y) ** 2)[2] == tile.code
+
+
 def edited(sheet: Path, tmp_path: Path, change) -> Path:
     image = cv2.imread(str(sheet))
     labels = [line.split() for line in (sheet.parent.parent / "labels" / f"{sheet.stem}.txt").read_text().splitlines()]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -135,15 +135,15 @@ def match_rows(lengths: Sequence[int], probs: Sequence[np.ndarray]) -> tuple[int
             raise ProfileError("row_length", f"row {count} (top to bottom) holds {lengths[count - 1]} tiles, which no "
                                              f"row of the sheet in that place holds: lay out {', '.join(ROW_NAMES)}, "
                                              f"in that order, each row whole, a whole row left out only")
-    best, best_score = (), -np.inf
-    for chosen in itertools.combinations(range(len(SHEET_ROWS)), len(lengths)):
-        if not _fits(chosen, lengths):
-            continue
-        score = sum(float(np.log(p[np.arange(len(p)), [DETECTOR_CLASSES.index(c) for c in SHEET_ROWS[j]]] + 1e-3).sum())
-                    for j, p in zip(chosen, probs, strict=True))
-        if score > best_score:
-            best, best_score = chosen, score
-    return best
+    fitting = [c for c in itertools.combinations(range(len(SHEET_ROWS)), len(lengths)) if _fits(c, lengths)]
+    return max(fitting, key=lambda chosen: rows_likelihood(chosen, probs))  # the first of equals
+
+
+def rows_likelihood(chosen: Sequence[int], probs: Sequence[np.ndarray]) -> float:
+    """How likely the shipped ``probs`` (one array per photo row) find the photo's rows to be the sheet's rows
+    ``chosen``: the sum of the log-probabilities of each tile's code in its place."""
+    return sum(float(np.log(p[np.arange(len(p)), [DETECTOR_CLASSES.index(c) for c in SHEET_ROWS[j]]] + 1e-3).sum())
+               for j, p in zip(chosen, probs, strict=True))
 
 
 def _fits(chosen: Sequence[int], lengths: Sequence[int]) -> bool:
@@ -161,26 +161,72 @@ def read_sheet(reader, image: DecodedImage, features: FeatureReader) -> SheetRea
     if height < MIN_TILE_PX:
         raise ProfileError("tiles_unreadable", f"the tiles are {height:.0f} pixels tall in the photo, too small to "
                                                f"learn their faces from (at least {MIN_TILE_PX}): come closer")
-    rows = rows_of(located)
-    boxes = boxes_in_pixels(located, image.scale)
-    crops = crop_tiles(image.bgr, boxes, features.classifier.size)
-    sharpness = float(np.median([cv2.Laplacian(cv2.cvtColor(c, cv2.COLOR_BGR2GRAY), cv2.CV_32F).var() for c in crops]))
+    as_laid = _Orientation.of(image.bgr, located, image.scale, features)
+    sharpness = float(np.median([cv2.Laplacian(cv2.cvtColor(c, cv2.COLOR_BGR2GRAY), cv2.CV_32F).var()
+                                 for c in as_laid.crops]))
     if sharpness < MIN_SHARPNESS:
         raise ProfileError("tiles_unreadable", "the tiles are too blurred to learn their faces from: hold the phone "
                                                "still, in good light, and let it focus on the tiles")
-    probs, unit = features.read(crops)
-    chosen = match_rows([len(r) for r in rows], [probs[r] for r in rows])
-    _refuse_rows_out_of_place(rows, chosen, probs)
+    turned = _Orientation.of(cv2.rotate(image.bgr, cv2.ROTATE_180),
+                             [replace(d, box=(image.width - d.box[2], image.height - d.box[3], image.width - d.box[0],
+                                              image.height - d.box[1])) for d in located], image.scale, features)
+    way, chosen = _likelier_way(as_laid, turned)
     tiles: list[SheetTile] = [None] * len(located)  # type: ignore[list-item]
-    for row, sheet_row in zip(rows, chosen, strict=True):
+    for row, sheet_row in zip(way.rows, chosen, strict=True):
         for i, code in zip(row, SHEET_ROWS[sheet_row], strict=True):
-            tiles[i] = SheetTile(code, located[i].box, sheet_row, float(probs[i, DETECTOR_CLASSES.index(code)]))
-    _refuse_look_alikes(tiles, unit, probs)
+            tiles[i] = SheetTile(code, located[i].box, sheet_row, float(way.probs[i, DETECTOR_CLASSES.index(code)]))
+    _refuse_look_alikes(tiles, way.unit, way.probs)
     codes = [t.code for t in tiles]
-    example_codes, examples, views = layout_examples(image.bgr, boxes, codes, crops, (probs, unit), features)
+    example_codes, examples, views = layout_examples(way.bgr, way.boxes, codes, way.crops, (way.probs, way.unit),
+                                                     features)
     ordered = [t.code for t in sorted(tiles, key=lambda t: (t.row, SHEET_ROWS[t.row].index(t.code)))]
     return SheetReading(sorted(tiles, key=lambda t: (t.row, SHEET_ROWS[t.row].index(t.code))), example_codes,
                         examples, ordered, reliance_over_views(views, codes))
+
+
+@dataclass(frozen=True)
+class _Orientation:
+    """A calibration photo one way up: the image, its tiles' boxes (pixels), rows, crops and their readings."""
+
+    bgr: np.ndarray
+    boxes: list[tuple[float, float, float, float]]
+    rows: list[list[int]]
+    crops: list[np.ndarray]
+    probs: np.ndarray
+    unit: np.ndarray
+
+    @classmethod
+    def of(cls, bgr: np.ndarray, located: Sequence[Detection], scale: float, features: FeatureReader
+           ) -> _Orientation:
+        boxes = boxes_in_pixels(located, scale)
+        crops = crop_tiles(bgr, boxes, features.classifier.size)
+        return cls(bgr, boxes, rows_of(located), crops, *features.read(crops))
+
+    def sheet_rows(self) -> tuple[tuple[int, ...], float]:
+        """The sheet row of each of its rows (``match_rows``) and how likely they are; ``ProfileError`` if they
+        cannot be the sheet's."""
+        probs = [self.probs[row] for row in self.rows]
+        chosen = match_rows([len(row) for row in self.rows], probs)
+        _refuse_rows_out_of_place(self.rows, chosen, self.probs)
+        return chosen, rows_likelihood(chosen, probs)
+
+
+def _likelier_way(as_laid: _Orientation, turned: _Orientation) -> tuple[_Orientation, tuple[int, ...]]:
+    """The way up a layout was photographed, as laid or turned half round (from across the table), and its sheet
+    rows: the one whose rows can be the sheet's, the likelier where both can; the error of the photo as laid where
+    neither can. Read half round, a layout's rows run in the reverse order and each from its other end, so only
+    its right way up puts the codes the shipped classifier reads in their places (docs/experiments/profiles.md)."""
+    ways = []
+    for way in (as_laid, turned):
+        try:
+            ways.append((way, *way.sheet_rows()))
+        except ProfileError as err:
+            if way is as_laid:
+                refused = err
+    if not ways:
+        raise refused
+    way, chosen, _ = max(ways, key=lambda item: item[2])  # as laid, of equals
+    return way, chosen
 
 
 def layout_examples(bgr: np.ndarray, boxes: Sequence[tuple[float, ...]], codes: Sequence[str], crops: Sequence,
