@@ -2,7 +2,8 @@
 
 The detector finds the tiles, they are grouped into rows (the rows' slant measured from neighbouring tiles), and the
 rows are matched in order to the sheet's rows whose lengths they have, the shipped classifier choosing between rows
-of one length (characters, dots and bamboo all hold nine). Each tile becomes an example of its code, cut at its own
+of one length (characters, dots and bamboo all hold nine) and between the photo as it is and turned half round (a
+layout photographed from across the table). Each tile becomes an example of its code, cut at its own
 size and again smaller (``EXAMPLE_TILE_HEIGHTS``): a hand is often photographed from further away than a sheet.
 A photo that cannot be read as a sheet raises ``ProfileError`` and nothing is made.
 """
@@ -216,15 +217,14 @@ def _likelier_way(as_laid: _Orientation, turned: _Orientation) -> tuple[_Orienta
     rows: the one whose rows can be the sheet's, the likelier where both can; the error of the photo as laid where
     neither can. Read half round, a layout's rows run in the reverse order and each from its other end, so only
     its right way up puts the codes the shipped classifier reads in their places (docs/experiments/profiles.md)."""
-    ways = []
+    ways, refused = [], []
     for way in (as_laid, turned):
         try:
             ways.append((way, *way.sheet_rows()))
         except ProfileError as err:
-            if way is as_laid:
-                refused = err
+            refused.append(err)
     if not ways:
-        raise refused
+        raise refused[0]
     way, chosen, _ = max(ways, key=lambda item: item[2])  # as laid, of equals
     return way, chosen
 
