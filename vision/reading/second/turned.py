@@ -169,16 +169,23 @@ def turned_exactly_back(tiles: Sequence[Detection], degrees: float, width: float
                         ) -> list[Detection]:
     """``tiles`` read in a photo ``turned_exactly`` by ``degrees`` with their boxes in the photo's (``width`` x
     ``height`` in the boxes' units): a quarter or half turn takes an upright box to an upright box, exactly."""
+    turned_size = (width, height) if degrees == HALF else (height, width)
+    boxes = turned_exactly_boxes([tile.box for tile in tiles], HALF if degrees == HALF else -degrees, *turned_size)
+    return [replace(tile, box=box) for tile, box in zip(tiles, boxes, strict=True)]
+
+
+def turned_exactly_boxes(boxes: Sequence[Sequence[float]], degrees: float, width: float, height: float
+                         ) -> list[tuple[float, float, float, float]]:
+    """``boxes`` (x1 y1 x2 y2) of a ``width`` x ``height`` photo, in that photo ``turned_exactly`` by ``degrees``."""
     out = []
-    for tile in tiles:
-        x1, y1, x2, y2 = tile.box
-        if degrees == 180.0:
+    for x1, y1, x2, y2 in boxes:
+        if degrees == HALF:
             box = (width - x2, height - y2, width - x1, height - y1)
-        elif degrees < 0:
-            box = (y1, height - x2, y2, height - x1)
-        else:
-            box = (width - y2, x1, width - y1, x2)
-        out.append(replace(tile, box=tuple(float(v) for v in box)))
+        elif degrees < 0:  # clockwise: (x, y) goes to (height - y, x)
+            box = (height - y2, x1, height - y1, x2)
+        else:  # counter-clockwise: (x, y) goes to (y, width - x)
+            box = (y1, width - x2, y2, width - x1)
+        out.append(tuple(float(v) for v in box))
     return out
 
 
