@@ -158,6 +158,25 @@ def test_the_preview_is_the_layout_and_its_tiles_make_the_same_profile(client, s
     assert summary["complete"] and summary["examples"] == PER_TILE * len(layout) and summary["sources"] == ["sheet"]
 
 
+def test_a_layout_photographed_from_a_side_is_previewed_in_its_own_pixels_and_its_tiles_make_a_profile(
+        client, sheet_path, preview):
+    """Taken from a side of the table with no EXIF orientation, the layout's tiles lie on their side."""
+    upright = cv2.imread(str(sheet_path))
+    sideways = jpeg(cv2.rotate(upright, cv2.ROTATE_90_CLOCKWISE))
+    answer = client.post("/v1/profiles/preview", files={"image": ("sheet.jpg", sideways, "image/jpeg")})
+    assert answer.status_code == 200, answer.text
+    turned = answer.json()
+    height = upright.shape[0]
+    assert (turned["width"], turned["height"]) == (preview["height"], preview["width"])
+    assert [t["code"] for t in turned["tiles"]] == [t["code"] for t in preview["tiles"]]
+    for tile, as_laid in zip(turned["tiles"], preview["tiles"], strict=True):  # its centre turned back, upright
+        x1, y1, x2, y2 = tile["box"]
+        a1, b1, a2, b2 = as_laid["box"]
+        assert abs((y1 + y2) / 2 - (a1 + a2) / 2) + abs(height - (x1 + x2) / 2 - (b1 + b2) / 2) < (b2 - b1) / 4
+    created = made(client, sideways, turned["tiles"])
+    assert created["codes"] == preview["codes"] and created["warnings"] == []
+
+
 def test_tiles_short_of_a_set_make_a_profile_that_does_not_name_the_set(client, sheet, preview):
     tiles = [t for t in preview["tiles"] if t["code"] not in ("5p", "7z")] + [{**preview["tiles"][0], "code": "back"}]
     created = made(client, sheet, tiles)

@@ -19,6 +19,7 @@ from mjlens.vision.profile.classifier import Examples
 from mjlens.vision.profile.classifier import matched_probabilities as matched_by_similarity
 from mjlens.vision.profile.layout import SHEET_ROWS
 from mjlens.vision.profile.store import MAX_EXAMPLES_PER_CODE, reliance_of, reliance_over_views
+from mjlens.vision.runtime.classifier import QUARTER_TURNS
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -245,8 +246,10 @@ def test_recognize_with_the_profile(made, capsys):
     assert json.loads(capsys.readouterr().out)[0]["tiles"]
 
 
-def test_a_layout_photographed_from_across_the_table_is_read_the_right_way_up(sheet):
-    """Turned half round, a layout's rows run the other way: each tile still gets the code of its place."""
+@pytest.fixture(scope="module")
+def sheet_readings(sheet):
+    """``read_sheet`` of the layout as made and turned 1, 2 and 3 quarter turns clockwise (from the other sides of
+    the table, no EXIF orientation), with the shipped models and the readers it needs."""
     from mjlens.vision.profile.calibration import read_sheet
     from mjlens.vision.profile.features import FeatureReader
     from mjlens.vision.reading.reader import load_tile_reader
@@ -255,14 +258,43 @@ def test_a_layout_photographed_from_across_the_table_is_read_the_right_way_up(sh
     reader = load_tile_reader()
     features = FeatureReader(reader.classifier)
     upright = cv2.imread(str(sheet))
-    height, width = upright.shape[:2]
-    readings = [read_sheet(reader, load_image(cv2.imencode(".png", bgr)[1].tobytes(), target_side=reader.decode_side),
-                           features) for bgr in (upright, cv2.rotate(upright, cv2.ROTATE_180))]
-    as_laid = [((t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2, t.code) for t in readings[0].tiles]
-    assert len(as_laid) == len(readings[1].tiles) == 42
-    for tile in readings[1].tiles:  # its centre in the upright photo, and the tile read there
-        x, y = width - (tile.box[0] + tile.box[2]) / 2, height - (tile.box[1] + tile.box[3]) / 2
+    photos = [upright] + [cv2.rotate(upright, QUARTER_TURNS[turn]) for turn in (1, 2, 3)]
+    return [(bgr, read_sheet(reader, load_image(cv2.imencode(".png", bgr)[1].tobytes(), target_side=reader.decode_side),
+                             features)) for bgr in photos], features
+
+
+@pytest.mark.parametrize("turn", [1, 2, 3])
+def test_a_layout_photographed_from_another_side_is_read_the_right_way_up(sheet_readings, turn):
+    """Turned half round a layout's rows run the other way, turned a quarter its tiles lie on their side: each tile
+    still gets the code of its place, its box in the photo as given."""
+    readings, _ = sheet_readings
+    upright, turned = readings[0][1], readings[turn][1]
+    height, width = readings[turn][0].shape[:2]
+    as_laid = [((t.box[0] + t.box[2]) / 2, (t.box[1] + t.box[3]) / 2, t.code) for t in upright.tiles]
+    assert len(as_laid) == len(turned.tiles) == 42
+    for tile in turned.tiles:  # its centre in the upright photo, and the tile read there
+        x, y = (tile.box[0] + tile.box[2]) / 2, (tile.box[1] + tile.box[3]) / 2
+        assert 0 < x < width and 0 < y < height
+        x, y = {1: (y, width - x), 2: (width - x, height - y), 3: (height - y, x)}[turn]
         assert min(as_laid, key=lambda t: (t[0] - x) ** 2 + (t[1] - y) ** 2)[2] == tile.code
+
+
+def test_a_layout_photographed_from_a_side_learns_its_tiles_upright_from_its_tiles_too(sheet_readings):
+    """A layout's tiles sent back as read (the preview's), in the photo taken from a side, are learnt upright."""
+    from mjlens.vision.profile.sources import profile_from_layout_tiles
+    from mjlens.vision.runtime.decode import DecodedImage
+
+    readings, features = sheet_readings
+    profiles = [profile_from_layout_tiles(DecodedImage(bgr, bgr.shape[1], bgr.shape[0], "png"),
+                                          [(t.code, t.box) for t in reading.tiles], features)
+                for bgr, reading in (readings[0], readings[1])]
+    assert profiles[0].codes == profiles[1].codes and len(profiles[0].features) == len(profiles[1].features)
+    tiles = len(readings[0][1].tiles)
+    upright = unit(profiles[0].features.astype(np.float32))[:tiles]  # each tile as it lies in the upright photo
+    # the sideways photo's first examples: each tile as it lies there stood up, and turned half round, at two heights
+    sideways = unit(profiles[1].features.astype(np.float32))[:4 * tiles].reshape(4, tiles, -1)
+    likeness = np.einsum("td,ktd->kt", upright, sideways).max(axis=0)
+    assert np.median(likeness) > 0.9
 
 
 def edited(sheet: Path, tmp_path: Path, change) -> Path:

@@ -3,7 +3,8 @@
 The detector finds the tiles, they are grouped into rows (the rows' slant measured from neighbouring tiles), and the
 rows are matched in order to the sheet's rows whose lengths they have, the shipped classifier choosing between rows
 of one length (characters, dots and bamboo all hold nine) and between the photo as it is and turned half round (a
-layout photographed from across the table). Each tile becomes an example of its code, cut at its own
+layout photographed from across the table); a photo whose tiles lie on their side (taken from a side of the table,
+with no EXIF orientation) is first turned a quarter. Each tile becomes an example of its code, cut at its own
 size and again smaller (``EXAMPLE_TILE_HEIGHTS``): a hand is often photographed from further away than a sheet.
 A photo that cannot be read as a sheet raises ``ProfileError`` and nothing is made.
 """
@@ -24,6 +25,13 @@ from mjlens.vision.profile.features import FeatureReader
 from mjlens.vision.profile.layout import SHEET_ROWS
 from mjlens.vision.profile.store import Profile, reliance_over_views
 from mjlens.vision.profile.views import tile_views
+from mjlens.vision.reading.second.turned import (
+    HALF,
+    QUARTER_WAYS,
+    turned_exactly,
+    turned_exactly_back,
+    turned_exactly_boxes,
+)
 from mjlens.vision.runtime.classifier import QUARTER_TURNS
 from mjlens.vision.runtime.crops import crop_tiles
 from mjlens.vision.runtime.decode import DecodedImage
@@ -153,25 +161,25 @@ def _fits(chosen: Sequence[int], lengths: Sequence[int]) -> bool:
 
 def read_sheet(reader, image: DecodedImage, features: FeatureReader) -> SheetReading:
     """One calibration photo read by ``reader`` (a ``TwoStageDetector``): its tiles, their codes and examples."""
-    raw = reader.detector.raw(image.bgr, image.scale)
-    located = apart(reader.locate(*raw, conf=SHEET_TILE_CHANCE))
-    if not located:
-        raise ProfileError("no_tiles", "no tiles were found in the calibration photo: lay the set out face up on a "
-                                       "plain table and photograph it from above")
+    located = _located(reader, image)
+    quarter = 0.0
+    if on_their_side([d.box for d in located]):  # found again upright: the detector misses more tiles on their side
+        quarter = QUARTER_WAYS[0]
+        image = replace(image, bgr=turned_exactly(image.bgr, quarter), width=image.height, height=image.width)
+        located = _located(reader, image)
     height = float(np.median([d.height for d in located])) * image.scale
     if height < MIN_TILE_PX:
         raise ProfileError("tiles_unreadable", f"the tiles are {height:.0f} pixels tall in the photo, too small to "
                                                f"learn their faces from (at least {MIN_TILE_PX}): come closer")
-    as_laid = _Orientation.of(image.bgr, located, image.scale, features)
+    as_laid = _Orientation.of(image, located, 0.0, features)
     sharpness = float(np.median([cv2.Laplacian(cv2.cvtColor(c, cv2.COLOR_BGR2GRAY), cv2.CV_32F).var()
                                  for c in as_laid.crops]))
     if sharpness < MIN_SHARPNESS:
         raise ProfileError("tiles_unreadable", "the tiles are too blurred to learn their faces from: hold the phone "
                                                "still, in good light, and let it focus on the tiles")
-    turned = _Orientation.of(cv2.rotate(image.bgr, cv2.ROTATE_180),
-                             [replace(d, box=(image.width - d.box[2], image.height - d.box[3], image.width - d.box[0],
-                                              image.height - d.box[1])) for d in located], image.scale, features)
-    way, chosen = _likelier_way(as_laid, turned)
+    way, chosen = _likelier_way(as_laid, _Orientation.of(image, located, HALF, features))
+    if quarter:  # the boxes in the photo as it was given
+        located = turned_exactly_back(located, quarter, image.height, image.width)
     tiles: list[SheetTile] = [None] * len(located)  # type: ignore[list-item]
     for row, sheet_row in zip(way.rows, chosen, strict=True):
         for i, code in zip(row, SHEET_ROWS[sheet_row], strict=True):
@@ -183,6 +191,32 @@ def read_sheet(reader, image: DecodedImage, features: FeatureReader) -> SheetRea
     ordered = [t.code for t in sorted(tiles, key=lambda t: (t.row, SHEET_ROWS[t.row].index(t.code)))]
     return SheetReading(sorted(tiles, key=lambda t: (t.row, SHEET_ROWS[t.row].index(t.code))), example_codes,
                         examples, ordered, reliance_over_views(views, codes))
+
+
+def _located(reader, image: DecodedImage) -> list[Detection]:
+    """The tiles of a layout photo, one box each; ``ProfileError`` where there are none."""
+    raw = reader.detector.raw(image.bgr, image.scale)
+    located = apart(reader.locate(*raw, conf=SHEET_TILE_CHANCE))
+    if not located:
+        raise ProfileError("no_tiles", "no tiles were found in the calibration photo: lay the set out face up on a "
+                                       "plain table and photograph it from above")
+    return located
+
+
+def on_their_side(boxes: Sequence[Sequence[float]]) -> bool:
+    """Whether a layout's tiles (boxes x1 y1 x2 y2) lie on their side in the photo, wider than tall at the median:
+    laid upright in their rows, they stand taller than wide unless the photo was taken from a side of the table."""
+    return float(np.median([x2 - x1 for x1, _, x2, _ in boxes])) > float(np.median([y2 - y1 for _, y1, _, y2 in boxes]))
+
+
+def stood_up(bgr: np.ndarray, boxes: Sequence[Sequence[float]]
+             ) -> tuple[np.ndarray, list[tuple[float, float, float, float]]]:
+    """A layout photo and its tiles' boxes (pixels of ``bgr``), turned a quarter where the tiles lie on their side:
+    a layout's tiles are learnt upright and half round (``EXAMPLE_TURNS``), not on their side."""
+    if not on_their_side(boxes):
+        return bgr, [tuple(map(float, box)) for box in boxes]
+    height, width = bgr.shape[:2]
+    return turned_exactly(bgr, QUARTER_WAYS[0]), turned_exactly_boxes(boxes, QUARTER_WAYS[0], width, height)
 
 
 @dataclass(frozen=True)
@@ -197,9 +231,14 @@ class _Orientation:
     unit: np.ndarray
 
     @classmethod
-    def of(cls, bgr: np.ndarray, located: Sequence[Detection], scale: float, features: FeatureReader
+    def of(cls, image: DecodedImage, located: Sequence[Detection], degrees: float, features: FeatureReader
            ) -> _Orientation:
-        boxes = boxes_in_pixels(located, scale)
+        """``image`` and its tiles ``located`` (pixels of the photo) turned by ``degrees`` (``turned_exactly``)."""
+        if degrees:
+            turned = turned_exactly_boxes([d.box for d in located], degrees, image.width, image.height)
+            located = [replace(d, box=box) for d, box in zip(located, turned, strict=True)]
+        bgr = turned_exactly(image.bgr, degrees) if degrees else image.bgr
+        boxes = boxes_in_pixels(located, image.scale)
         crops = crop_tiles(bgr, boxes, features.classifier.size)
         return cls(bgr, boxes, rows_of(located), crops, *features.read(crops))
 

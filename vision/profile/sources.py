@@ -13,7 +13,7 @@ import numpy as np
 
 from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES
 from mjlens.vision import evaluate
-from mjlens.vision.profile.calibration import layout_examples
+from mjlens.vision.profile.calibration import layout_examples, stood_up
 from mjlens.vision.profile.errors import ProfileError
 from mjlens.vision.profile.features import FeatureReader
 from mjlens.vision.profile.layout import SHEET_ROWS
@@ -135,9 +135,9 @@ def profile_from_layout_tiles(image: DecodedImage, tiles: Sequence[LabelledTile]
     if not face_up:
         raise ProfileError("no_examples", "the labelled tiles hold no face-up tile to learn a face from")
     codes = [code for code, _ in face_up]
-    boxes = [box for _, box in face_up]
-    crops = crop_tiles(image.bgr, boxes, features.classifier.size)
-    example_codes, examples, views = layout_examples(image.bgr, boxes, codes, crops, features.read(crops), features)
+    bgr, boxes = stood_up(image.bgr, [box for _, box in face_up])
+    crops = crop_tiles(bgr, boxes, features.classifier.size)
+    example_codes, examples, views = layout_examples(bgr, boxes, codes, crops, features.read(crops), features)
     complete = COMPLETE_SET_CODES <= set(codes)
     return Profile.of_examples(example_codes, examples, features.digest, "sheet" if complete else "corrections",
                                codes=codes if complete else None, reliance=reliance_over_views(views, codes))
