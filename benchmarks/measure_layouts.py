@@ -4,9 +4,12 @@ layouts spoilt on purpose (docs/experiments/profiles.md, "Layouts refused").
 For each set, ``--n`` layout photos (``mjlens synth --sheet --seed SEED``, the same photos) are read as calibration
 photos (``calibration.profile_from_sheets``), and each again laid out wrong three ways on the same table under the
 same camera: a code laid twice (a tile laid where its right-hand neighbour belongs), a tile left out, the characters
-and dots rows swapped. A correct layout should be accepted, a wrong one refused.
+and dots rows swapped. A correct layout should be accepted, a wrong one refused; a correct one accepted with a tile
+named wrong says how many ("misread"). ``--turn`` turns every photo quarter turns clockwise first, as if taken from
+another side of the table with no EXIF orientation (docs/experiments/profiles.md, "Photographed from another side").
 
     python benchmarks/measure_layouts.py --sets all --n 3 --seed 21
+    python benchmarks/measure_layouts.py --sets all --n 2 --seed 7 --no-spoils --turn 1
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from mjlens.vision.profile import ProfileError, calibration  # noqa: E402
 from mjlens.vision.profile.features import FeatureReader  # noqa: E402
 from mjlens.vision.profile.layout import SHEET_ROWS  # noqa: E402
 from mjlens.vision.reading.reader import load_tile_reader  # noqa: E402
+from mjlens.vision.reading.second.turned import turned_exactly, turned_exactly_boxes  # noqa: E402
 from mjlens.vision.runtime.decode import load_image  # noqa: E402
 from mjlens.vision.synth import photo  # noqa: E402
 from mjlens.vision.synth.art import ArtBank  # noqa: E402
@@ -65,27 +69,46 @@ def rows_swapped(scene: Scene, rng: np.random.Generator) -> str:
 
 
 SPOILS = {"laid twice": laid_twice, "missing": missing, "rows swapped": rows_swapped}
+#: Quarter turns clockwise as ``turned_exactly``'s angles.
+DEGREES = {1: -90.0, 2: 180.0, 3: 90.0}
 
 
-def layout_photo(seed: int, index: int, art: ArtBank, spoil: str | None = None) -> tuple[bytes, str]:
+def layout_photo(seed: int, index: int, art: ArtBank, spoil: str | None = None, turn: int = 0
+                 ) -> tuple[bytes, str, list[tuple[str, tuple[float, ...]]]]:
     """The JPEG of layout ``index`` drawn as ``mjlens synth --sheet --seed SEED`` draws it (the same table, camera
-    and light), laid out right or with ``spoil``; and what was changed."""
+    and light), laid out right or with ``spoil`` and turned ``turn`` quarter turns clockwise; what was changed; and
+    each tile's code and box in the photo as turned."""
     rng = np.random.default_rng([seed, index])
     scene = sheet_scene(rng, set(art.faces[art.names[0]]))
     where = np.random.default_rng([seed, index, zlib.crc32(f"{art.names[0]} {spoil}".encode())])  # apart per set
     change = "" if spoil is None else SPOILS[spoil](scene, where)
-    img = photo.degrade(rng, photo.lighting(rng, render(rng, scene, art, 1024, upright=True).image))
+    rendered = render(rng, scene, art, 1024, upright=True)
+    img = photo.degrade(rng, photo.lighting(rng, rendered.image))
+    labels = [(scene.tiles[i].shown, box) for i, box in rendered.boxes.items()]
+    if turn:
+        height, width = img.shape[:2]
+        boxes = turned_exactly_boxes([box for _, box in labels], DEGREES[turn], width, height)
+        labels = [(code, box) for (code, _), box in zip(labels, boxes, strict=True)]
+        img = turned_exactly(img, DEGREES[turn])
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(75, 96))])
-    return buf.tobytes(), change
+    return buf.tobytes(), change, labels
 
 
-def verdict(reader, features, data: bytes) -> str:
-    """"accepted", or the code of the ``ProfileError`` the photo is refused with, and its message."""
+def verdict(reader, features, data: bytes, labels: list[tuple[str, tuple[float, ...]]] | None = None) -> str:
+    """"accepted", "misread: N of M" where ``labels`` are given and a tile is named other than the label whose
+    centre lies nearest, or the code of the ``ProfileError`` the photo is refused with, and its message."""
     try:
         image = load_image(data, target_side=reader.decode_side)
-        calibration.profile_from_sheets(reader, [image], features)
+        reading = calibration.read_sheet(reader, image, features)  # as profile_from_sheets reads each photo
     except ProfileError as err:
         return f"{err.code}: {err.message}"
+    if labels:
+        centres = np.array([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for _, b in labels])
+        wrong = sum(labels[int(np.argmin(np.hypot(*(centres - ((t.box[0] + t.box[2]) / 2,
+                                                               (t.box[1] + t.box[3]) / 2)).T)))][0] != t.code
+                    for t in reading.tiles)
+        if wrong:
+            return f"misread: {wrong} of {len(reading.tiles)}"
     return "accepted"
 
 
@@ -95,6 +118,8 @@ def main() -> int:
     parser.add_argument("--n", type=int, default=3)
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--no-spoils", action="store_true", help="only the correct layouts")
+    parser.add_argument("--turn", type=int, choices=(0, 1, 2, 3), default=0,
+                        help="turn every photo this many quarter turns clockwise")
     parser.add_argument("--json", type=Path, help="write every verdict here")
     args = parser.parse_args()
     names = sorted(p.parent.name for p in ART.glob("*/1m.png")) if args.sets == "all" else args.sets.split(",")
@@ -107,9 +132,9 @@ def main() -> int:
             for spoil in (None, *(() if args.no_spoils else SPOILS)):
                 if spoil == "rows swapped" and not {*SHEET_ROWS[0], *SHEET_ROWS[1]} <= set(art.faces[name]):
                     continue
-                data, change = layout_photo(args.seed, index, art, spoil)
+                data, change, labels = layout_photo(args.seed, index, art, spoil, args.turn)
                 results.append({"set": name, "index": index, "layout": spoil or "correct", "change": change,
-                                "verdict": verdict(reader, features, data)})
+                                "verdict": verdict(reader, features, data, None if spoil else labels)})
                 print(json.dumps(results[-1], ensure_ascii=False), flush=True)
     summary = Counter((r["layout"], r["verdict"].split(":")[0]) for r in results)
     for (layout, outcome), count in sorted(summary.items()):
