@@ -1,7 +1,8 @@
 """Speed of profiles: making one from a calibration photo, and reading photos with one beside reading without.
 
-The sheet is synthetic (``mjlens synth --sheet``, the vendored art set); the photos are hk-photos ``valid`` (bytes in
-memory), each read without and with the profile in turn so both see the same machine load. Made with the shipped
+The sheet is synthetic (``mjlens synth --sheet``, the vendored art set), each also turned a quarter (taken from a
+side of the table, no EXIF orientation: its tiles are found a second time); the photos are hk-photos ``valid`` (bytes
+in memory), each read without and with the profile in turn so both see the same machine load. Made with the shipped
 models, 2 inference threads unless ``MJLENS_THREADS`` says otherwise.
 
     python benchmarks/bench_profile.py                  # 5 sheets, 60 photos
@@ -20,6 +21,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 from mjlens.vision.evaluate import read_dataset  # noqa: E402
 from mjlens.vision.profile import ProfiledClassifier  # noqa: E402
@@ -47,18 +51,24 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as work:
         write_sheets(Path(work), args.sheets, 0, ART, ART_SET)
         sheets = [p.read_bytes() for p in sorted(Path(work, "images").glob("*.jpg"))]
-    create = []
+    sideways = [cv2.imencode(".jpg", cv2.rotate(cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR),
+                                                cv2.ROTATE_90_CLOCKWISE), [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
+                for data in sheets]
+    create: dict[str, list[float]] = {"upright": [], "sideways": []}
     profile = None
-    for data in sheets[:1] * WARMUP + sheets:
-        start = time.perf_counter()
-        profile = profile_from_sheets(reader, [load_image(data, target_side=reader.decode_side)], features)
-        create.append(time.perf_counter() - start)
-    create = create[WARMUP:]
+    pairs = list(zip(sheets, sideways, strict=True))
+    for i, pair in enumerate(pairs[:1] * WARMUP + pairs):
+        for way, data in zip(create, pair, strict=True):  # each sheet upright, then sideways
+            start = time.perf_counter()
+            made = profile_from_sheets(reader, [load_image(data, target_side=reader.decode_side)], features)
+            if i >= WARMUP:
+                create[way].append(time.perf_counter() - start)
+            profile = made if way == "upright" else profile
     plain = Recognizer(detector=reader)
     profiled = Recognizer(detector=TwoStageDetector(reader.detector, ProfiledClassifier(reader.classifier, profile,
                                                                                         threads=2)))
-    _, pairs = read_dataset(HK, "val")
-    photos = [image.read_bytes() for image, _ in pairs[:args.photos]]
+    _, labelled = read_dataset(HK, "val")
+    photos = [image.read_bytes() for image, _ in labelled[:args.photos]]
     times: dict[str, list[float]] = {"without": [], "with": []}
     for i, data in enumerate(photos[:WARMUP] + photos):
         for name, recognizer in (("without", plain), ("with", profiled)):
@@ -67,8 +77,10 @@ def main() -> int:
             if i >= WARMUP:
                 times[name].append(time.perf_counter() - start)
     result = {
-        "profile_create_median_s": round(statistics.median(create), 3), "profile_create_max_s": round(max(create), 3),
-        "sheets": len(create), "photos": len(photos),
+        "profile_create_median_s": round(statistics.median(create["upright"]), 3),
+        "profile_create_max_s": round(max(create["upright"]), 3),
+        "profile_create_sideways_median_s": round(statistics.median(create["sideways"]), 3),
+        "sheets": len(sheets), "photos": len(photos),
         "read_without_median_ms": round(1000 * statistics.median(times["without"]), 1),
         "read_with_median_ms": round(1000 * statistics.median(times["with"]), 1),
     }
