@@ -279,6 +279,23 @@ def test_a_layout_photographed_from_another_side_is_read_the_right_way_up(sheet_
         assert min(as_laid, key=lambda t: (t[0] - x) ** 2 + (t[1] - y) ** 2)[2] == tile.code
 
 
+def test_a_layout_photographed_at_a_low_angle_is_read_as_it_lies(sheet, sheet_readings):
+    """Foreshortened, a layout's upright tiles are wider than tall as tiles on their side are: read as they lie."""
+    from mjlens.vision.profile.calibration import on_their_side, read_sheet, stood_up
+    from mjlens.vision.reading.reader import load_tile_reader
+    from mjlens.vision.runtime.decode import load_image
+
+    upright = cv2.imread(str(sheet))
+    low = cv2.resize(upright, (upright.shape[1], upright.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    reader = load_tile_reader()
+    reading = read_sheet(reader, load_image(cv2.imencode(".png", low)[1].tobytes(), target_side=reader.decode_side),
+                         sheet_readings[1])
+    assert reading.codes == sheet_readings[0][0][1].codes
+    boxes = [t.box for t in reading.tiles]
+    assert on_their_side(boxes)
+    assert stood_up(low, boxes, [t.code for t in reading.tiles])[0] is low
+
+
 def test_a_layout_photographed_from_a_side_learns_its_tiles_upright_from_its_tiles_too(sheet_readings):
     """A layout's tiles sent back as read (the preview's), in the photo taken from a side, are learnt upright."""
     from mjlens.vision.profile.sources import profile_from_layout_tiles

@@ -69,6 +69,8 @@ EXAMPLE_TILE_HEIGHTS: tuple[int | None, ...] = (None, 32)
 EXAMPLE_TURNS: tuple[int, ...] = (0, 2)
 #: ... and in this many other views, smaller, in other light, tilted (``vision.profile.views``).
 EXAMPLE_VIEWS = 4
+#: The refusals of a layout whose rows are not the sheet's; the others come once they are.
+ROW_ERRORS = frozenset({"row_length", "rows_unmatched"})
 ROW_NAMES = ("characters 1m-9m", "dots 1p-9p", "bamboo 1s-9s", "honours 1z-7z", "flowers and seasons 1f-8f")
 
 
@@ -160,13 +162,32 @@ def _fits(chosen: Sequence[int], lengths: Sequence[int]) -> bool:
 
 
 def read_sheet(reader, image: DecodedImage, features: FeatureReader) -> SheetReading:
-    """One calibration photo read by ``reader`` (a ``TwoStageDetector``): its tiles, their codes and examples."""
+    """One calibration photo read by ``reader`` (a ``TwoStageDetector``): its tiles, their codes and examples. Where
+    its tiles lie on their side, it is read turned a quarter, its tiles found again upright (the detector misses more
+    tiles on their side); where that is refused, as it is (tiles foreshortened in a photo taken at a low angle are
+    wider than tall too). Refused both ways, the error is the one read turned, unless only as it is were the rows
+    the sheet's (``ROW_ERRORS``)."""
     located = _located(reader, image)
-    quarter = 0.0
-    if on_their_side([d.box for d in located]):  # found again upright: the detector misses more tiles on their side
-        quarter = QUARTER_WAYS[0]
-        image = replace(image, bgr=turned_exactly(image.bgr, quarter), width=image.height, height=image.width)
-        located = _located(reader, image)
+    turned_error = None
+    if on_their_side([d.box for d in located]):
+        upright = replace(image, bgr=turned_exactly(image.bgr, QUARTER_WAYS[0]), width=image.height,
+                          height=image.width)
+        try:
+            return _read_located(upright, _located(reader, upright), features, QUARTER_WAYS[0])
+        except ProfileError as err:
+            turned_error = err
+    try:
+        return _read_located(image, located, features)
+    except ProfileError as err:
+        if turned_error is not None and (err.code in ROW_ERRORS or turned_error.code not in ROW_ERRORS):
+            raise turned_error from None
+        raise
+
+
+def _read_located(image: DecodedImage, located: list[Detection], features: FeatureReader, quarter: float = 0.0
+                  ) -> SheetReading:
+    """A layout photo, its tiles ``located``, read as laid and turned half round; ``quarter``: the turn the photo
+    was given (``turned_exactly``), the boxes answered in the photo before it."""
     height = float(np.median([d.height for d in located])) * image.scale
     if height < MIN_TILE_PX:
         raise ProfileError("tiles_unreadable", f"the tiles are {height:.0f} pixels tall in the photo, too small to "
@@ -209,14 +230,24 @@ def on_their_side(boxes: Sequence[Sequence[float]]) -> bool:
     return float(np.median([x2 - x1 for x1, _, x2, _ in boxes])) > float(np.median([y2 - y1 for _, y1, _, y2 in boxes]))
 
 
-def stood_up(bgr: np.ndarray, boxes: Sequence[Sequence[float]]
+def stood_up(bgr: np.ndarray, boxes: Sequence[Sequence[float]], codes: Sequence[str]
              ) -> tuple[np.ndarray, list[tuple[float, float, float, float]]]:
-    """A layout photo and its tiles' boxes (pixels of ``bgr``), turned a quarter where the tiles lie on their side:
-    a layout's tiles are learnt upright and half round (``EXAMPLE_TURNS``), not on their side."""
-    if not on_their_side(boxes):
-        return bgr, [tuple(map(float, box)) for box in boxes]
+    """A layout photo and its tiles' boxes (pixels of ``bgr``), turned a quarter where its rows, by the tiles'
+    ``codes``, run up or down the photo (taken from a side of the table): a layout's tiles are learnt upright and
+    half round (``EXAMPLE_TURNS``), not on their side. The codes tell it where the tiles' shape cannot: foreshortened
+    in a photo taken at a low angle, upright tiles are wider than tall too."""
+    boxes = [tuple(float(v) for v in box) for box in boxes]
+    centres = {code: ((x1 + x2) / 2, (y1 + y2) / 2) for code, (x1, y1, x2, y2) in zip(codes, boxes, strict=True)}
+    along = np.zeros(2)  # from each tile to the next code of its row, summed
+    for row in SHEET_ROWS:
+        for code, following in itertools.pairwise(row):
+            if code in centres and following in centres:
+                along += np.subtract(centres[following], centres[code])
+    if abs(along[1]) <= abs(along[0]):
+        return bgr, boxes
+    degrees = QUARTER_WAYS[1] if along[1] > 0 else QUARTER_WAYS[0]  # rows running down: turned back anticlockwise
     height, width = bgr.shape[:2]
-    return turned_exactly(bgr, QUARTER_WAYS[0]), turned_exactly_boxes(boxes, QUARTER_WAYS[0], width, height)
+    return turned_exactly(bgr, degrees), turned_exactly_boxes(boxes, degrees, width, height)
 
 
 @dataclass(frozen=True)

@@ -135,7 +135,7 @@ def profile_from_layout_tiles(image: DecodedImage, tiles: Sequence[LabelledTile]
     if not face_up:
         raise ProfileError("no_examples", "the labelled tiles hold no face-up tile to learn a face from")
     codes = [code for code, _ in face_up]
-    bgr, boxes = stood_up(image.bgr, [box for _, box in face_up])
+    bgr, boxes = stood_up(image.bgr, [box for _, box in face_up], codes)
     crops = crop_tiles(bgr, boxes, features.classifier.size)
     example_codes, examples, views = layout_examples(bgr, boxes, codes, crops, features.read(crops), features)
     complete = COMPLETE_SET_CODES <= set(codes)
