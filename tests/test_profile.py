@@ -177,6 +177,37 @@ def test_a_box_across_two_tiles_is_dropped():
     assert apart([*tiles, across]) == tiles
 
 
+class FoundAtSizes:
+    """A reader whose detector finds the boxes given for each input size (``_located``'s view of it)."""
+
+    def __init__(self, found: dict):
+        self.found = found
+        self.detector = self
+
+    def raw(self, bgr, scale, input_size=None):
+        return input_size, None
+
+    def locate(self, input_size, scores, conf):
+        return [box for box in self.found.get(input_size, []) if box.confidence >= conf]
+
+
+def test_a_tile_found_only_at_another_size_is_added_where_surely_a_tile():
+    """The first size misses the last tile of a row; the second finds it, and finds again, moved a little, the tiles
+    the first found (not added twice) and a weak box on the table (not added: a tile left out leaves such a place)."""
+    from types import SimpleNamespace
+
+    from mjlens.vision.profile.calibration import ADDED_TILE_CHANCE, SHEET_INPUTS, _located
+
+    first, later = SHEET_INPUTS[:2]
+    tiles = grid([3], slant=0)
+    moved = [Detection("1m", (t.box[0] + 3, t.box[1], t.box[2] + 3, t.box[3]), 0.95) for t in tiles[:2]]
+    missed = Detection("1m", tiles[2].box, ADDED_TILE_CHANCE + 0.1)
+    weak = Detection("1m", (400, 60, 460, 140), ADDED_TILE_CHANCE - 0.1)
+    image = SimpleNamespace(bgr=None, scale=1.0)
+    reader = FoundAtSizes({first: tiles[:2], later: [*moved, missed, weak]})
+    assert _located(reader, image) == [*tiles[:2], missed]
+
+
 def uniform(n: int) -> np.ndarray:
     return np.full((n, len(DETECTOR_CLASSES)), 1 / len(DETECTOR_CLASSES), np.float32)
 

@@ -38,6 +38,12 @@ from mjlens.vision.runtime.decode import DecodedImage
 
 #: The least chance of a tile (``vision.runtime.detector.tile_scores``) a box of the sheet is taken at.
 SHEET_TILE_CHANCE = 0.1
+#: The detector's inputs (long side, pixels; None: its own) a layout photo's tiles are found at, in turn: a tile one
+#: size misses, another often finds. A box found at a later input is added only where it lies apart from those found
+#: before and its chance of a tile is at least ``ADDED_TILE_CHANCE``: the tiles added so measured 0.39-0.42, the boxes
+#: added on the empty place of a tile left out 0.15-0.18 (docs/experiments/profiles.md, "Tiles found at two sizes").
+SHEET_INPUTS: tuple[int | None, ...] = (None, 576)
+ADDED_TILE_CHANCE = 0.3
 #: Two boxes sharing more than this share of the smaller one's area are one tile, or one box across two.
 OVERLAP = 0.3
 #: Tiles shorter than this (pixels of the decoded photo, the median) are too small to learn a face from: the detector
@@ -215,9 +221,15 @@ def _read_located(image: DecodedImage, located: list[Detection], features: Featu
 
 
 def _located(reader, image: DecodedImage) -> list[Detection]:
-    """The tiles of a layout photo, one box each; ``ProfileError`` where there are none."""
-    raw = reader.detector.raw(image.bgr, image.scale)
-    located = apart(reader.locate(*raw, conf=SHEET_TILE_CHANCE))
+    """The tiles of a layout photo, one box each, found at each of ``SHEET_INPUTS`` in turn, a box found later added
+    where it lies apart from those found before and is surely enough a tile (``ADDED_TILE_CHANCE``); ``ProfileError``
+    where there are none."""
+    located: list[Detection] = []
+    for input_size in SHEET_INPUTS:
+        raw = reader.detector.raw(image.bgr, image.scale, input_size)
+        found = apart(reader.locate(*raw, conf=SHEET_TILE_CHANCE))
+        located += [box for box in found if not located or (
+            box.confidence >= ADDED_TILE_CHANCE and all(_shared(box, other) <= OVERLAP for other in located))]
     if not located:
         raise ProfileError("no_tiles", "no tiles were found in the calibration photo: lay the set out face up on a "
                                        "plain table and photograph it from above")
