@@ -26,8 +26,10 @@ NOT_OURS = {".venv", "build", "dist", ".git", "node_modules", "runs"}
 
 
 def _files(pattern: str) -> list[Path]:
-    """The repository's files matching a glob, generated and vendored folders left out."""
-    tops = [p for p in REPO.iterdir() if p.name not in NOT_OURS and not p.name.endswith(".egg-info")]
+    """The repository's files matching a glob, generated and vendored folders left out, and any virtual environment
+    made in the working copy, whatever its name."""
+    tops = [p for p in REPO.iterdir() if p.name not in NOT_OURS and not p.name.endswith(".egg-info")
+            and not (p / "pyvenv.cfg").is_file()]
     return sorted(f for top in tops for f in ([top] if top.is_file() else top.rglob(pattern)) if f.match(pattern))
 
 
