@@ -5,7 +5,8 @@ For each set, ``--n`` layout photos (``mjlens synth --sheet --seed SEED``, the s
 photos (``calibration.profile_from_sheets``), and each again laid out wrong three ways on the same table under the
 same camera: a code laid twice (a tile laid where its right-hand neighbour belongs), a tile left out, the characters
 and dots rows swapped. A correct layout should be accepted, a wrong one refused; a correct one accepted with a tile
-named wrong says how many ("misread"). ``--turn`` turns every photo quarter turns clockwise first, as if taken from
+named wrong says how many ("misread"). ``--in-runs`` lays the dragons apart from the winds and the flowers apart
+from the seasons, a tile's width between. ``--turn`` turns every photo quarter turns clockwise first, as if taken from
 another side of the table with no EXIF orientation (docs/experiments/profiles.md, "Photographed from another side").
 
     python benchmarks/measure_layouts.py --sets all --n 3 --seed 21
@@ -69,19 +70,24 @@ def rows_swapped(scene: Scene, rng: np.random.Generator) -> str:
 
 
 SPOILS = {"laid twice": laid_twice, "missing": missing, "rows swapped": rows_swapped}
+#: ``--in-runs``: the tiles laid a tile's width on from the rest of their row, as players lay the dragons apart from
+#: the winds and the flowers apart from the seasons.
+SECOND_RUNS = frozenset({"5z", "6z", "7z", "5f", "6f", "7f", "8f"})
 #: Quarter turns clockwise as ``turned_exactly``'s angles.
 DEGREES = {1: -90.0, 2: 180.0, 3: 90.0}
 
 
-def layout_photo(seed: int, index: int, art: ArtBank, spoil: str | None = None, turn: int = 0
+def layout_photo(seed: int, index: int, art: ArtBank, spoil: str | None = None, turn: int = 0, in_runs: bool = False
                  ) -> tuple[bytes, str, list[tuple[str, tuple[float, ...]]]]:
     """The JPEG of layout ``index`` drawn as ``mjlens synth --sheet --seed SEED`` draws it (the same table, camera
-    and light), laid out right or with ``spoil`` and turned ``turn`` quarter turns clockwise; what was changed; and
-    each tile's code and box in the photo as turned."""
+    and light), laid out right or with ``spoil``, the honours and flowers ``in_runs`` (``SECOND_RUNS``), and turned
+    ``turn`` quarter turns clockwise; what was changed; and each tile's code and box in the photo as turned."""
     rng = np.random.default_rng([seed, index])
     scene = sheet_scene(rng, set(art.faces[art.names[0]]))
     where = np.random.default_rng([seed, index, zlib.crc32(f"{art.names[0]} {spoil}".encode())])  # apart per set
     change = "" if spoil is None else SPOILS[spoil](scene, where)
+    for tile in scene.tiles if in_runs else ():
+        tile.x += 1.0 if tile.hidden in SECOND_RUNS else 0.0
     rendered = render(rng, scene, art, 1024, upright=True)
     img = photo.degrade(rng, photo.lighting(rng, rendered.image))
     labels = [(scene.tiles[i].shown, box) for i, box in rendered.boxes.items()]
@@ -120,6 +126,8 @@ def main() -> int:
     parser.add_argument("--no-spoils", action="store_true", help="only the correct layouts")
     parser.add_argument("--turn", type=int, choices=(0, 1, 2, 3), default=0,
                         help="turn every photo this many quarter turns clockwise")
+    parser.add_argument("--in-runs", action="store_true",
+                        help="lay the dragons apart from the winds and the flowers apart from the seasons")
     parser.add_argument("--json", type=Path, help="write every verdict here")
     args = parser.parse_args()
     names = sorted(p.parent.name for p in ART.glob("*/1m.png")) if args.sets == "all" else args.sets.split(",")
@@ -132,7 +140,7 @@ def main() -> int:
             for spoil in (None, *(() if args.no_spoils else SPOILS)):
                 if spoil == "rows swapped" and not {*SHEET_ROWS[0], *SHEET_ROWS[1]} <= set(art.faces[name]):
                     continue
-                data, change, labels = layout_photo(args.seed, index, art, spoil, args.turn)
+                data, change, labels = layout_photo(args.seed, index, art, spoil, args.turn, args.in_runs)
                 results.append({"set": name, "index": index, "layout": spoil or "correct", "change": change,
                                 "verdict": verdict(reader, features, data, None if spoil else labels)})
                 print(json.dumps(results[-1], ensure_ascii=False), flush=True)
