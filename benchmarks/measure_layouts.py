@@ -86,8 +86,10 @@ def layout_photo(seed: int, index: int, art: ArtBank, spoil: str | None = None, 
     scene = sheet_scene(rng, set(art.faces[art.names[0]]))
     where = np.random.default_rng([seed, index, zlib.crc32(f"{art.names[0]} {spoil}".encode())])  # apart per set
     change = "" if spoil is None else SPOILS[spoil](scene, where)
-    for tile in scene.tiles if in_runs else ():
-        tile.x += 1.0 if tile.hidden in SECOND_RUNS else 0.0
+    if in_runs:
+        for tile in scene.tiles:
+            if tile.hidden in SECOND_RUNS:
+                tile.x += 1.0
     rendered = render(rng, scene, art, 1024, upright=True)
     img = photo.degrade(rng, photo.lighting(rng, rendered.image))
     labels = [(scene.tiles[i].shown, box) for i, box in rendered.boxes.items()]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -14,7 +15,15 @@ from mjlens.api.cli import main
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.detection import Detection
 from mjlens.vision.profile import Profile, ProfileError
-from mjlens.vision.profile.calibration import _refuse_rows_out_of_place, apart, match_rows, rows_of
+from mjlens.vision.profile.calibration import (
+    ADDED_TILE_CHANCE,
+    SHEET_INPUTS,
+    _located,
+    _refuse_rows_out_of_place,
+    apart,
+    match_rows,
+    rows_of,
+)
 from mjlens.vision.profile.classifier import Examples
 from mjlens.vision.profile.classifier import matched_probabilities as matched_by_similarity
 from mjlens.vision.profile.layout import SHEET_ROWS
@@ -194,10 +203,6 @@ class FoundAtSizes:
 def test_a_tile_found_only_at_another_size_is_added_where_surely_a_tile():
     """The first size misses the last tile of a row; the second finds it, and finds again, moved a little, the tiles
     the first found (not added twice) and a weak box on the table (not added: a tile left out leaves such a place)."""
-    from types import SimpleNamespace
-
-    from mjlens.vision.profile.calibration import ADDED_TILE_CHANCE, SHEET_INPUTS, _located
-
     first, later = SHEET_INPUTS[:2]
     tiles = grid([3], slant=0)
     moved = [Detection("1m", (t.box[0] + 3, t.box[1], t.box[2] + 3, t.box[3]), 0.95) for t in tiles[:2]]
