@@ -1,5 +1,5 @@
 """Which layout photos ``mjlens profile create`` accepts: correct synthetic layouts of many art sets, and the same
-layouts spoilt on purpose (docs/experiments/profiles.md, "Layouts refused").
+layouts spoilt on purpose (docs/experiments/profile-layouts.md, "Layouts refused").
 
 For each set, ``--n`` layout photos (``mjlens synth --sheet --seed SEED``, the same photos) are read as calibration
 photos (``calibration.profile_from_sheets``), and each again laid out wrong three ways on the same table under the
@@ -7,7 +7,7 @@ same camera: a code laid twice (a tile laid where its right-hand neighbour belon
 and dots rows swapped. A correct layout should be accepted, a wrong one refused; a correct one accepted with a tile
 named wrong says how many ("misread"). ``--in-runs`` lays the dragons apart from the winds and the flowers apart
 from the seasons, a tile's width between. ``--turn`` turns every photo quarter turns clockwise first, as if taken from
-another side of the table with no EXIF orientation (docs/experiments/profiles.md, "Photographed from another side").
+another side of the table with no EXIF orientation (docs/experiments/profile-layouts.md, "Photographed from a side").
 
     python benchmarks/measure_layouts.py --sets all --n 3 --seed 21
     python benchmarks/measure_layouts.py --sets all --n 2 --seed 7 --no-spoils --turn 1

@@ -41,13 +41,15 @@ SHEET_TILE_CHANCE = 0.1
 #: The detector's inputs (long side, pixels; None: its own) a layout photo's tiles are found at, in turn: a tile one
 #: size misses, another often finds. A box found at a later input is added only where it lies apart from those found
 #: before and its chance of a tile is at least ``ADDED_TILE_CHANCE``: the tiles added so measured 0.39-0.42, the boxes
-#: added on the empty place of a tile left out 0.15-0.18 (docs/experiments/profiles.md, "Tiles found at two sizes").
+#: added on the empty place of a tile left out 0.15-0.18 (docs/experiments/profile-layouts.md, "Tiles found at two
+#: sizes").
 SHEET_INPUTS: tuple[int | None, ...] = (None, 576)
 ADDED_TILE_CHANCE = 0.3
 #: Two boxes sharing more than this share of the smaller one's area are one tile, or one box across two.
 OVERLAP = 0.3
 #: Tiles shorter than this (pixels of the decoded photo, the median) are too small to learn a face from: the detector
-#: finds 8 to 31 of a synthetic sheet's 34-42 tiles 31-35 px tall, all at 80-130 px (docs/experiments/profiles.md).
+#: finds 8 to 31 of a synthetic sheet's 34-42 tiles 31-35 px tall, all at 80-130 px
+#: (docs/experiments/profile-layouts.md).
 MIN_TILE_PX = 40
 #: The least sharpness (the median over the tiles of the variance of the Laplacian of their grey crops at the
 #: classifier's size) of a sheet whose faces can be learnt: sharp synthetic sheets measure 965-5950, blurred with a
@@ -59,15 +61,15 @@ MIN_SHARPNESS = 150.0
 ROW_SPLIT = 0.55
 #: Two tiles whose features are this alike (cosine) look the same to the reader: a code laid twice, or a set whose
 #: codes the reader cannot tell apart. By the features classifier, distinct codes of one row of a correct sheet
-#: measure up to 0.983, a code laid twice 0.89-0.98 (docs/experiments/profiles.md, "Look-alikes"): so two tiles of
-#: one row alike from ``SAME_READING`` up that the shipped classifier also reads as one code, each at
+#: measure up to 0.983, a code laid twice 0.89-0.98 (docs/experiments/profile-layouts.md, "Look-alikes"): so two
+#: tiles of one row alike from ``SAME_READING`` up that the shipped classifier also reads as one code, each at
 #: ``SURE_READING`` at least, count as one code laid twice too.
 LOOK_ALIKE = 0.985
 SAME_READING, SURE_READING = 0.9, 0.85
 #: A row whose tiles the shipped classifier reads, at least this share of them, as the codes of another row of the
 #: sheet of its length, and more of them so than as its own, is laid in that row's place (the characters and dots
 #: swapped, say): of the 450 rows of 75 correct synthetic layouts none is read so at all, of 75 layouts with the
-#: characters and dots rows swapped all are (docs/experiments/profiles.md).
+#: characters and dots rows swapped all are (docs/experiments/profile-layouts.md).
 READ_ELSEWHERE = 0.5
 #: Each tile is also learnt at these heights (pixels), where it is larger (None: as it is).
 EXAMPLE_TILE_HEIGHTS: tuple[int | None, ...] = (None, 32)
@@ -298,7 +300,8 @@ def _likelier_way(as_laid: _Orientation, turned: _Orientation) -> tuple[_Orienta
     """The way up a layout was photographed, as laid or turned half round (from across the table), and its sheet
     rows: the one whose rows can be the sheet's, the likelier where both can; the error of the photo as laid where
     neither can. Read half round, a layout's rows run in the reverse order and each from its other end, so only
-    its right way up puts the codes the shipped classifier reads in their places (docs/experiments/profiles.md)."""
+    its right way up puts the codes the shipped classifier reads in their places
+    (docs/experiments/profile-layouts.md)."""
     ways, refused = [], []
     for way in (as_laid, turned):
         try:
