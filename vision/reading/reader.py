@@ -28,6 +28,7 @@ import numpy as np
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.detection import Detection, boxes_in_pixels, mean_confidence
 from mjlens.vision.profile import Profile, ProfiledClassifier, ProfileError
+from mjlens.vision.reading.closer_view import with_closer_view
 from mjlens.vision.reading.path import KeepAt, Reading, one_set, read_photo
 from mjlens.vision.reading.row_gaps import ROW_KEEP, ROW_TILE, row_gaps
 from mjlens.vision.reading.second import SECOND_READINGS
@@ -168,9 +169,11 @@ class TwoStageDetector:
     def probabilities(self, bgr: np.ndarray, located: Sequence[Detection], pixel_scale: float = 1.0) -> np.ndarray:
         """The classifier's probabilities of each located box; a box surely a tile but read unsurely is read again
         turned each way, and the surest turned reading taken where it is surer (``SURE_TILE``, ``UNSURE``,
-        ``TURNED_READINGS``, ``TURN_GAIN``)."""
+        ``TURNED_READINGS``, ``TURN_GAIN``); a reading of the crop as it lies still unsure is joined by a closer
+        view of it (``with_closer_view``)."""
         boxes = boxes_in_pixels(located, pixel_scale)
         probs = self.classifier.probabilities(bgr, boxes)
+        upright = np.ones(len(located), bool)  # read as the crop lies, not turned
         unsure = [i for i, d in enumerate(located) if d.confidence >= SURE_TILE and probs[i].max() < UNSURE]
         if unsure:
             turned = self.classifier.turned_probabilities(bgr, [boxes[i] for i in unsure], TURNS)
@@ -179,8 +182,8 @@ class TwoStageDetector:
                 readings = means[:, j]
                 surest = readings[int(readings.max(axis=1).argmax())]  # the first reading of the surest, on a tie
                 if surest.max() >= probs[i].max() + TURN_GAIN:
-                    probs[i] = surest
-        return probs
+                    probs[i], upright[i] = surest, False
+        return with_closer_view(self.classifier, bgr, boxes, probs, upright)
 
     def first_reading(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None,
                       input_size: int | None = None, around: Sequence[float] | None = None, *,
