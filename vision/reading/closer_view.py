@@ -17,6 +17,7 @@ import numpy as np
 if TYPE_CHECKING:
     from mjlens.vision.runtime.classifier import CropClassifier
 
+#: Chosen on the held-out photos of seed 9103 and on hk-photos ``valid`` (docs/experiments/closer-view.md).
 UNSURE_UNDER = 0.5
 CLOSER_SCALE = 0.9
 
@@ -30,12 +31,12 @@ def closer_box(box: Sequence[float], scale: float = CLOSER_SCALE) -> tuple[float
 
 
 def with_closer_view(classifier: CropClassifier, bgr: np.ndarray, boxes: Sequence[Sequence[float]],
-                     probs: np.ndarray, upright: np.ndarray | None = None) -> np.ndarray:
+                     probs: np.ndarray, as_it_lies: np.ndarray | None = None) -> np.ndarray:
     """``probs`` (the classifier's reading of ``boxes``, one row a box) with each row read under ``UNSURE_UNDER``
     joined by the reading of its box's closer crop (``closer_box``): the mean of the two where that is surer than the
-    row alone; changed in place and returned. Only the rows ``upright`` marks (all by default) are: a reading of the
+    row alone; changed in place and returned. Only the rows ``as_it_lies`` marks (all by default) are: a reading of the
     crop turned is not averaged with one as it lies."""
-    unsure = np.flatnonzero((probs.max(axis=1) < UNSURE_UNDER) & (True if upright is None else upright))
+    unsure = np.flatnonzero((probs.max(axis=1) < UNSURE_UNDER) & (True if as_it_lies is None else as_it_lies))
     if len(unsure):
         mean = (probs[unsure] + classifier.probabilities(bgr, [closer_box(boxes[i]) for i in unsure])) / 2
         surer = mean.max(axis=1) > probs[unsure].max(axis=1)

@@ -173,7 +173,7 @@ class TwoStageDetector:
         view of it (``with_closer_view``)."""
         boxes = boxes_in_pixels(located, pixel_scale)
         probs = self.classifier.probabilities(bgr, boxes)
-        upright = np.ones(len(located), bool)  # read as the crop lies, not turned
+        as_it_lies = np.ones(len(located), bool)  # False where a turned reading was taken
         unsure = [i for i, d in enumerate(located) if d.confidence >= SURE_TILE and probs[i].max() < UNSURE]
         if unsure:
             turned = self.classifier.turned_probabilities(bgr, [boxes[i] for i in unsure], TURNS)
@@ -182,8 +182,8 @@ class TwoStageDetector:
                 readings = means[:, j]
                 surest = readings[int(readings.max(axis=1).argmax())]  # the first reading of the surest, on a tie
                 if surest.max() >= probs[i].max() + TURN_GAIN:
-                    probs[i], upright[i] = surest, False
-        return with_closer_view(self.classifier, bgr, boxes, probs, upright)
+                    probs[i], as_it_lies[i] = surest, False
+        return with_closer_view(self.classifier, bgr, boxes, probs, as_it_lies)
 
     def first_reading(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None,
                       input_size: int | None = None, around: Sequence[float] | None = None, *,
