@@ -66,7 +66,7 @@ def test_a_signal_part_way_keeps_what_is_done_and_resumes(photos, tmp_path, monk
     out, release = tmp_path / "out", tmp_path / "release"
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(release), str(photos), str(out)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=TESTS,
-                             env={**_env(), "PYTHONPATH": str(TESTS)})
+                             env={**_env(), "PYTHONPATH": str(TESTS)}, preexec_fn=_signals_as_at_a_terminal)
     try:
         assert child.stdout.readline().startswith("held")  # two photos done, the next ones held in flight
         child.send_signal(signum)
@@ -109,6 +109,12 @@ def _env() -> dict[str, str]:
     import os
 
     return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+
+
+def _signals_as_at_a_terminal() -> None:
+    """The child takes SIGINT as a terminal's process does: a test run started in the background (``cmd &``, nohup)
+    has SIGINT ignored, which the child would inherit and `mjlens label` deliberately keep ignoring."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _wait_for_stop_notice(child: subprocess.Popen) -> None:
