@@ -568,6 +568,31 @@ def test_the_first_member_may_weigh_as_several(tmp_path, photo):
         average([first, second], tmp_path / "x.onnx", first_counts=0)
 
 
+def test_a_cascade_may_leave_the_crops_it_names_a_flower_to_its_first_member(tmp_path, photo):
+    from mjlens.vision.train.average import average
+
+    first = tiny_classifier(tmp_path / "a.onnx", bright="3f", runner_up="4m", dark="2m")
+    second = tiny_classifier(tmp_path / "b.onnx", bright="4m", runner_up="3f", dark="3m")
+    white, black = (10, 40, 40, 80), (80, 40, 110, 80)  # read unsurely as a flower; read 2m
+    alone, other = (CropClassifier(path).probabilities(photo, [white, black]) for path in (first, second))
+    assert alone.max(axis=1).max() < 0.999
+    joined = CropClassifier(average([first, second], tmp_path / "all.onnx", unsure_below=0.999))
+    assert joined.probabilities(photo, [white])[0] == pytest.approx((alone[0] + other[0]) / 2, abs=1e-6)
+    cascade = CropClassifier(average([first, second], tmp_path / "ab.onnx", unsure_below=0.999, leave_flowers=1.0))
+    both = cascade.probabilities(photo, [white, black])
+    assert both[0] == pytest.approx(alone[0], abs=1e-6)  # a flower: the first alone
+    assert both[1] == pytest.approx((alone[1] + other[1]) / 2, abs=1e-6)
+    assert cascade.metadata["ensemble_leaves_flowers"] == "1.0"
+    flowers = [DETECTOR_CLASSES.index(code) for code in BONUS_CODES]
+    share = alone[1][flowers].sum()  # the black tile's share of flowers, read 2m
+    below = CropClassifier(average([first, second], tmp_path / "s.onnx", unsure_below=0.999, leave_flowers=share / 2))
+    assert below.probabilities(photo, [black])[0] == pytest.approx(alone[1], abs=1e-6)  # flowers enough: left
+    above = CropClassifier(average([first, second], tmp_path / "t.onnx", unsure_below=0.999, leave_flowers=share * 2))
+    assert above.probabilities(photo, [black])[0] == pytest.approx((alone[1] + other[1]) / 2, abs=1e-6)
+    with pytest.raises(ValueError, match="cascade"):
+        average([first, second], tmp_path / "x.onnx", leave_flowers=1.0)
+
+
 def test_a_deeper_level_adds_a_member_only_where_the_mean_so_far_is_unsure(tmp_path, photo):
     from mjlens.vision.train.average import average
 

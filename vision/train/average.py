@@ -35,14 +35,17 @@ OUTPUT = "output0"
 
 
 def average(members: list[Path], out: Path, unsure_below: float | Sequence[float] | None = None,
-            half_weights: bool = False, flowers: Sequence[Path] = (), first_counts: int = 1) -> Path:
+            half_weights: bool = False, flowers: Sequence[Path] = (), first_counts: int = 1,
+            leave_flowers: float | None = None) -> Path:
     """Write to ``out`` one ONNX graph answering the mean of the members' probabilities: for every crop, or with
     ``unsure_below`` only for the crops the first member's top probability leaves below it (the others keep the
     first member's answer). Several levels, highest first, make a deeper cascade: the members after the first
     join at the first level but for one per further level, the last members, each averaged in only for the crops
     whose mean so far is still below its level. ``flowers``: flower members, reading the crops the result names a
     flower (module docstring). ``first_counts``: how many members the first weighs as in every mean (a cascade
-    joined by one more classifier stands for its own members)."""
+    joined by one more classifier stands for its own members). ``leave_flowers``: in a cascade, the members that
+    join do not read the crops the mean so far names a flower or season, however unsurely, or gives the eight
+    together at least this share (a member that reads suits better may read those worse; 1: named ones only)."""
     import onnx
     from onnx import helper
 
@@ -51,6 +54,8 @@ def average(members: list[Path], out: Path, unsure_below: float | Sequence[float
     levels = _levels(unsure_below, len(members))
     if first_counts < 1:
         raise ValueError(f"the first member must count as one member or more, not {first_counts}")
+    if leave_flowers is not None and not levels:
+        raise ValueError("only a cascade's members can leave the flowers: give the levels below which they read")
     models = [onnx.load(str(m)) for m in members]
     first = models[0]
     names = [{p.key: p.value for p in m.metadata_props}.get("names") for m in models]
@@ -82,7 +87,8 @@ def average(members: list[Path], out: Path, unsure_below: float | Sequence[float
         for level, below in enumerate(levels):
             joining = [part for part, join in zip(parts[1:], joins[1:], strict=True) if join == level]
             result = read if level == len(levels) - 1 else f"level{level}_output"
-            nodes += _cascade_nodes(so_far, counted, input_name, joining, output, below, initializers, level, result)
+            nodes += _cascade_nodes(so_far, counted, input_name, joining, output, below, initializers, level, result,
+                                    None if leave_flowers is None else (_class_names(first), leave_flowers))
             so_far, counted = result, counted + len(joining)
     if flowers:
         nodes += _flower_nodes(read, input_name, size, _class_names(first), flowers, output, initializers)
@@ -99,6 +105,8 @@ def average(members: list[Path], out: Path, unsure_below: float | Sequence[float
         properties["ensemble"] = str(len(models))
     if first_counts > 1:
         properties["ensemble_first_counts"] = str(first_counts)
+    if leave_flowers is not None:
+        properties["ensemble_leaves_flowers"] = str(leave_flowers)
     if levels:
         properties["ensemble_unsure_below"] = " ".join(str(level) for level in levels)
     if flowers:
@@ -271,18 +279,40 @@ def _mean_nodes(outputs: list[str], result: str, initializers: list, prefix: str
 
 
 def _cascade_nodes(so_far: str, counted: int, input_name: str, joining: list, output, unsure_below: float,
-                   initializers: list, level: int, result: str) -> list:
-    """Gather the crops whose answer ``so_far`` (a mean of ``counted`` members) tops below ``unsure_below``; if
-    there are any, let the ``joining`` members read them and scatter the mean of all back over ``so_far``."""
+                   initializers: list, level: int, result: str,
+                   leave_flowers: tuple[list[str], float] | None = None) -> list:
+    """Gather the crops whose answer ``so_far`` (a mean of ``counted`` members) tops below ``unsure_below``, and,
+    given the columns' names and a share (``leave_flowers``), not at a flower or season nor giving the eight that
+    share; if there are any, let the ``joining`` members read them and scatter the mean of all back over
+    ``so_far``."""
     import numpy as np
     from onnx import helper, numpy_helper
 
+    from mjlens.scoring.tiles import BONUS_CODES
+
     name = f"level{level}"
     initializers.append(numpy_helper.from_array(np.array(unsure_below, dtype=np.float32), f"{name}_below"))
+    unsure = f"{name}_unsure" if leave_flowers else f"{name}_chosen"
     choose = [
         helper.make_node("ReduceMax", [so_far], [f"{name}_top"], axes=[1], keepdims=0),
-        helper.make_node("Less", [f"{name}_top", f"{name}_below"], [f"{name}_chosen"]),
+        helper.make_node("Less", [f"{name}_top", f"{name}_below"], [unsure]),
     ]
+    if leave_flowers:
+        names, share = leave_flowers
+        is_flower = np.array([code in BONUS_CODES for code in names])
+        initializers += [numpy_helper.from_array(~is_flower, f"{name}_not_flowers"),
+                         numpy_helper.from_array(is_flower.astype(np.float32)[:, None], f"{name}_flower_columns"),
+                         numpy_helper.from_array(np.array([share], dtype=np.float32), f"{name}_flower_share")]
+        choose += [
+            helper.make_node("ArgMax", [so_far], [f"{name}_top_column"], axis=1, keepdims=0),
+            helper.make_node("Gather", [f"{name}_not_flowers", f"{name}_top_column"], [f"{name}_not_flower"],
+                             axis=0),
+            helper.make_node("MatMul", [so_far, f"{name}_flower_columns"], [f"{name}_flowers_2d"]),
+            helper.make_node("Squeeze", [f"{name}_flowers_2d", "axis_one"], [f"{name}_flowers"]),
+            helper.make_node("Less", [f"{name}_flowers", f"{name}_flower_share"], [f"{name}_few_flowers"]),
+            helper.make_node("And", [unsure, f"{name}_not_flower"], [f"{name}_not_named_flower"]),
+            helper.make_node("And", [f"{name}_not_named_flower", f"{name}_few_flowers"], [f"{name}_chosen"]),
+        ]
     reading = [
         *[node for part in joining for node in part[0]],
         # the mean so far stands for its ``counted`` members: summed that many times, it weighs as they do
@@ -341,8 +371,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="the first member weighs as N members in every mean (default 1)")
     parser.add_argument("--half-weights", action="store_true",
                         help="store the weights as float16 (half the file; arithmetic stays float32)")
+    parser.add_argument("--leave-flowers", type=float, metavar="SHARE",
+                        help="the members after the first do not read crops the cascade names a flower or season, "
+                             "or gives the eight together this share (1: named ones only)")
     args = parser.parse_args(argv)
-    print(average(args.members, args.out, args.unsure_below, args.half_weights, args.flowers, args.first_counts))
+    print(average(args.members, args.out, args.unsure_below, args.half_weights, args.flowers, args.first_counts,
+                  args.leave_flowers))
 
 
 if __name__ == "__main__":
