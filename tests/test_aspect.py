@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import cv2
 import numpy as np
 import pytest
 
 from mjlens.vision.detection import Detection
+from mjlens.vision.reading.path import Reading
 from mjlens.vision.reading.second.squeezed import (
+    BOXES_ALONG_SQUEEZE,
     MIN_TILES,
+    SQUEEZED_DETAIL_ALONE,
     Squash,
+    SqueezedPhoto,
     candidate_squashes,
     detail_ratio,
     looks_stretched,
     reading_score,
     rescaled,
     squash_for_boxes,
+    squeezed_by_detail,
 )
 
 
@@ -83,6 +90,22 @@ def test_a_photo_stretched_along_one_axis_is_squashed_back_along_that_one_only()
     stripes = np.zeros((40, 40), np.uint8)
     stripes[::2] = 200  # detail only from one row to the next
     assert detail_ratio(stripes) == 0.0 and detail_ratio(stripes.T.copy()) == float("inf")
+
+
+def test_a_photo_squeezed_by_its_detail_with_long_boxes_along_that_axis_is_squashed_back_however_many_were_found():
+    along_y = cv2.resize(textured(64, 640), (640, 640))  # detail lost along y
+    along_x = cv2.resize(textured(640, 64), (640, 640))
+    assert detail_ratio(along_y) > SQUEEZED_DETAIL_ALONE > 1 / SQUEEZED_DETAIL_ALONE > detail_ratio(along_x)
+    tall = tiles(row(7, 100, 100 * BOXES_ALONG_SQUEEZE + 10))  # two stretched tiles a box, no longer than 2.2
+    wide = tiles([(0, i * 100.0, 100 * BOXES_ALONG_SQUEEZE + 10, (i + 1) * 100.0) for i in range(7)])
+    upright = tiles(row(7, 100, 130))
+    assert not looks_stretched(tall, 640, 640) and not looks_stretched(wide, 640, 640)
+    assert squeezed_by_detail(along_y, tall) and squeezed_by_detail(along_x, wide)
+    assert not squeezed_by_detail(along_y, upright) and not squeezed_by_detail(along_x, upright)
+    assert not squeezed_by_detail(along_y, wide) and not squeezed_by_detail(textured(480, 640), tall)
+    assert not squeezed_by_detail(along_y, [])
+    assert SqueezedPhoto().applies(SimpleNamespace(bgr=along_y, first=Reading(tall)))
+    assert not SqueezedPhoto().applies(SimpleNamespace(bgr=textured(480, 640), first=Reading(tall)))
 
 
 def test_labelled_boxes_give_the_squash_back_to_upright_tiles():

@@ -38,6 +38,14 @@ MAX_PHOTO_ASPECT = 2.5
 #: for the photos read best squashed back along x, 1.5-7.0 for those read best squashed along y, and 0.45-1.38 for
 #: the other 261 photos. Beyond this ratio (or below its inverse) only the squashes along that one axis are tried.
 SQUEEZED_DETAIL = 2.0
+#: A photo whose detail says it was squeezed (beyond this ratio, or below its inverse) and whose boxes run this many
+#: times longer along that axis than across is squeezed, however many tiles were found: a box spanning two
+#: stretched tiles can be read surely and look no longer than an upright tile with its thickness showing. hk-photos
+#: `train` and `valid` photos taken as they were lie at 0.34-2.16 (the squeezed ones 0.09-0.16 and 3.3-7.0);
+#: synthetic photos reach 0.29 and 3.3, their boxes at most 1.3 times longer along that axis, where two squeezed
+#: tiles in a box make 2.1.
+SQUEEZED_DETAIL_ALONE = 3.0
+BOXES_ALONG_SQUEEZE = 1.75
 #: Height / width of an upright tile's face: what a stretched tile is squashed back to when the factor is known.
 TILE_ASPECT = 4 / 3
 
@@ -97,6 +105,20 @@ def looks_stretched(detections: Sequence[Detection], width: int, height: int) ->
     return stretched_aspect(box_aspect([d.box for d in detections]))
 
 
+def squeezed_by_detail(bgr: np.ndarray, detections: Sequence[Detection]) -> bool:
+    """True when the photo's detail says it was squeezed along one axis and its boxes run long along that axis
+    (``SQUEEZED_DETAIL_ALONE``, ``BOXES_ALONG_SQUEEZE``)."""
+    aspect = box_aspect([d.box for d in detections])
+    if aspect is None or max(aspect, 1 / aspect) < BOXES_ALONG_SQUEEZE:
+        return False  # most photos: their detail is not looked at
+    ratio = detail_ratio(bgr)
+    if ratio > SQUEEZED_DETAIL_ALONE:  # detail lost along y: tiles stretched tall
+        return aspect >= BOXES_ALONG_SQUEEZE
+    if ratio < 1 / SQUEEZED_DETAIL_ALONE:
+        return 1 / aspect >= BOXES_ALONG_SQUEEZE
+    return False
+
+
 def detail_ratio(bgr: np.ndarray) -> float:
     """The mean brightness step between pixels side by side over that between pixels one above the other: about 1
     in a photo taken as it was, far below 1 in one stretched along x, far above in one stretched along y."""
@@ -136,17 +158,19 @@ def reading_score(detections: Sequence[Detection]) -> float:
 
 
 class SqueezedPhoto:
-    """A photo that looks squeezed (``looks_stretched``) is read squashed back, at the squash whose reading scores
-    best (``TwoStageDetector.best_squash``), where that reading beats the first; and its reading is the answer either
-    way. The squashed photo is then only turned whole where it calls for that (its rows run up the picture, its
-    faces stand upside down): it is not squashed again, and its rows were level in the squashed photo."""
+    """A photo that looks squeezed (``looks_stretched``, ``squeezed_by_detail``) is read squashed back, at the squash
+    whose reading scores best (``TwoStageDetector.best_squash``), where that reading beats the first; and its
+    reading is the answer either way. The squashed photo is then only turned whole where it calls for that (its
+    rows run up the picture, its faces stand upside down): it is not squashed again, and its rows were level in
+    the squashed photo."""
 
     name = "squeezed"
     turns_whole = False
     ends = True
 
     def applies(self, photo: Photo) -> bool:
-        return looks_stretched(photo.first.tiles, photo.bgr.shape[1], photo.bgr.shape[0])
+        return (looks_stretched(photo.first.tiles, photo.bgr.shape[1], photo.bgr.shape[0])
+                or squeezed_by_detail(photo.bgr, photo.first.tiles))
 
     def read_again(self, photo: Photo) -> Reading:
         squashed = photo.reader.best_squash(photo.bgr, reading_score(photo.first.tiles), photo.keep_at,
