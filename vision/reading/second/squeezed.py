@@ -111,12 +111,8 @@ def squeezed_by_detail(bgr: np.ndarray, detections: Sequence[Detection]) -> bool
     aspect = box_aspect([d.box for d in detections])
     if aspect is None or max(aspect, 1 / aspect) < BOXES_ALONG_SQUEEZE:
         return False  # most photos: their detail is not looked at
-    ratio = detail_ratio(bgr)
-    if ratio > SQUEEZED_DETAIL_ALONE:  # detail lost along y: tiles stretched tall
-        return aspect >= BOXES_ALONG_SQUEEZE
-    if ratio < 1 / SQUEEZED_DETAIL_ALONE:
-        return 1 / aspect >= BOXES_ALONG_SQUEEZE
-    return False
+    ratio = detail_ratio(bgr)  # far above 1: detail lost along y, tiles stretched tall
+    return ratio > SQUEEZED_DETAIL_ALONE if aspect > 1 else ratio < 1 / SQUEEZED_DETAIL_ALONE
 
 
 def detail_ratio(bgr: np.ndarray) -> float:
