@@ -12,6 +12,7 @@ from mjlens.vision.detection import Detection
 from mjlens.vision.evaluate import (
     EvalError,
     Label,
+    Sample,
     average_precision,
     collect_samples,
     evaluate_samples,
@@ -112,6 +113,15 @@ def test_per_class_precision_recall_and_confusion(report):
     assert at == {("1m", "1m"): 1, ("2m", "2m"): 1, ("5p", "5p"): 1, ("1f", "6p"): 1,
                   ("3s", "background"): 1, ("background", "7z"): 1}
     json.dumps(report)  # the report is plain JSON
+
+
+def test_tiles_not_read_are_told_by_where_they_were_lost(report):
+    assert report["tiles_lost"] == {"misread": 1, "no_box": 1, "dropped_read_right": 0, "dropped_read_wrong": 0}
+    labels = [Label("1m", A), Label("2m", B), Label("5p", C)]
+    candidates = [det("1m", A, 0.1), det("9m", A, 0.05), det("3p", C, 0.15), det("5p", C, 0.1)]
+    sample = Sample("p", labels, candidates, [], (SIZE, SIZE))
+    assert evaluate_samples([sample])["tiles_lost"] == {"misread": 0, "no_box": 1, "dropped_read_right": 1,
+                                                        "dropped_read_wrong": 1}  # the surest candidate decides
 
 
 def test_average_precision_101_points():

@@ -37,6 +37,9 @@ IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
 RECALL_POINTS = np.linspace(0.0, 1.0, 101)
 MATCH_IOU = 0.5
 HAND_SIZES = range(13, 19)  # photos of one hand: 13-18 tiles on the table
+#: Where a labelled tile that is not read was lost: kept under another code; no candidate box over it at all (the
+#: detector); or boxes over it, all dropped, the surest of them naming it right (a threshold) or not (the classifier).
+LOST_AT = ("misread", "no_box", "dropped_read_right", "dropped_read_wrong")
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif", ".bmp"}
 SPLIT_KEYS = {"val": ("val", "valid"), "test": ("test",), "train": ("train",)}
 
@@ -462,8 +465,12 @@ def evaluate_samples(samples: Sequence[Sample], classes: Sequence[str] | None = 
     predicted = np.zeros(len(codes), dtype=np.int64)
     n_labels = n_preds = n_correct = exact = hand_photos = hand_exact = hand_read = 0
     bonus_labels = bonus_correct = 0
+    lost = dict.fromkeys(LOST_AT, 0)
     for sample in samples:
         match = match_tiles(sample.labels, sample.operating)
+        lost["misread"] += len(match.wrong)
+        for li in match.missed:
+            lost[_lost_at(sample.labels[li], sample.candidates)] += 1
         for li, pi in match.correct + match.wrong:
             confusion[index[sample.labels[li].code], index[sample.operating[pi].code]] += 1
         for li in match.missed:
@@ -505,9 +512,22 @@ def evaluate_samples(samples: Sequence[Sample], classes: Sequence[str] | None = 
         "hand_photos": hand_photos, "hand_exact_rate": _ratio(hand_exact, hand_photos),
         "hand_read_rate": _ratio(hand_read, hand_photos), "hands_read": hand_read,
         "bonus_labels": bonus_labels, "bonus_recall": _ratio(bonus_correct, bonus_labels),
-        "per_class": per_class,
+        "tiles_lost": lost, "per_class": per_class,
         "confusion": {"classes": codes + ["background"], "matrix": confusion.tolist()},
     }
+
+
+def _lost_at(label: Label, candidates: Sequence[Detection]) -> str:
+    """Where a label no kept tile matches was lost (``LOST_AT``), told by the candidates over it at ``MATCH_IOU``:
+    none, or the surest of them naming it right or not."""
+    if not candidates:
+        return "no_box"
+    iou = box_iou(np.array([c.box for c in candidates], np.float32), np.array([label.box], np.float32))[:, 0]
+    over = np.flatnonzero(iou >= MATCH_IOU)
+    if not len(over):
+        return "no_box"
+    surest = candidates[max(over, key=lambda i: candidates[i].confidence)]
+    return "dropped_read_right" if surest.code == label.code else "dropped_read_wrong"
 
 
 def _hand_read_exactly(sample: Sample) -> bool:

@@ -183,6 +183,10 @@ def print_report(report: dict) -> None:
     for key, name in SUMMARY:
         value = report[key]
         console.print(f"  {name:<38} {'-' if value is None else f'{value:.4f}'}")
+    lost = report["tiles_lost"]
+    console.print(f"  tiles not read: {lost['misread']} kept as another code, {lost['no_box']} with no box, "
+                  f"{lost['dropped_read_right']} dropped though read right, {lost['dropped_read_wrong']} dropped "
+                  "and read wrong")
     table = Table(show_header=True, header_style="bold")
     for column in ("class", "labels", "AP50", "AP50-95", "precision", "recall"):
         table.add_column(column, justify="left" if column == "class" else "right")
