@@ -107,6 +107,21 @@ def test_train_options_reach_the_recipe(monkeypatch, tmp_path):
     assert seen["degrees"] == 30.0 and seen["imgsz"] == 448
     recipe.run_from_args(parser.parse_args(["--data", str(tmp_path)]))
     assert seen["degrees"] == recipe.HYPERPARAMETERS["degrees"]
+    assert (seen["device"], seen["workers"]) == ("cpu", 2)
+    recipe.run_from_args(parser.parse_args(["--data", str(tmp_path), "--device", "0", "--workers", "8"]))
+    assert (seen["device"], seen["workers"]) == ("0", 8)
+
+
+def test_classifier_options_reach_the_recipe(monkeypatch, tmp_path):
+    from mjlens.vision.train import classifier
+
+    (tmp_path / "train" / "1m").mkdir(parents=True)
+    seen = {}
+    monkeypatch.setattr(classifier, "train", lambda *args, **overrides: seen.update(overrides) or tmp_path)
+    classifier.main([str(tmp_path), "--start", str(tmp_path / "g.pt"), "--device", "0", "--batch", "512"])
+    assert (seen["device"], seen["batch"], seen["workers"]) == ("0", 512, 2)
+    classifier.main([str(tmp_path), "--start", str(tmp_path / "g.pt")])
+    assert (seen["device"], seen["batch"]) == ("cpu", classifier.HYPERPARAMETERS["batch"])
 
 
 @pytest.mark.parametrize("argv", [["train"], ["train", "--data", "/nonexistent"], ["train", "--resume", "/none.pt"]])

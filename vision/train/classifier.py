@@ -17,7 +17,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from mjlens.vision.train.train import RUN_SETTINGS
+from mjlens.vision.train.train import RUN_SETTINGS, add_machine_arguments
 
 #: The recipe. Why each value:
 #: - imgsz 64: the crop size (vision.runtime.crops.CROP_SIZE).
@@ -103,6 +103,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--epochs", type=int, default=15)
     parser.add_argument("--lr0", type=float, default=HYPERPARAMETERS["lr0"])
     parser.add_argument("--imgsz", type=int, default=HYPERPARAMETERS["imgsz"])
+    parser.add_argument("--batch", type=int, default=HYPERPARAMETERS["batch"])
+    add_machine_arguments(parser)
     parser.add_argument("--resume", type=Path, metavar="LAST_PT", help="continue a run from its weights/last.pt")
     args = parser.parse_args(argv)
     if args.resume:
@@ -114,7 +116,8 @@ def main(argv: list[str] | None = None) -> None:
     warm = args.start or args.project / f"{args.name}-warm.pt"
     if args.detector and not args.start:
         build_warm_start(args.detector, warm, nc)
-    print(train(args.crops, args.project, args.name, args.epochs, warm, lr0=args.lr0, imgsz=args.imgsz))
+    print(train(args.crops, args.project, args.name, args.epochs, warm, lr0=args.lr0, imgsz=args.imgsz,
+                batch=args.batch, device=args.device, workers=args.workers))
 
 
 if __name__ == "__main__":

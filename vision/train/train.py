@@ -23,7 +23,8 @@ from mjlens.vision.train.turned import TURNS, write_kind
 #:   (ultralytics' default 0.1) would wreck the warm start before the rate comes down.
 #: - fliplr 0: a mirrored tile face is not what a camera sees; the few mirrored source photos are enough.
 #: - scale 0.3 and few degrees: tiles are small already (trays of ~36 in 640 px); shrinking them further hurts.
-#: - plots off, CPU, 2 workers: the machine this runs on has two cores and no display.
+#: - plots off, CPU, 2 workers: the machine this runs on has two cores and no display (``--device``, ``--workers``
+#:   for another).
 #: Run settings shared with the crop classifier's recipe (vision.train.classifier): checkpoint every epoch, CPU.
 RUN_SETTINGS: dict[str, object] = {
     "patience": 100,
@@ -143,6 +144,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "whose EXIF orientation was lost)")
     parser.add_argument("--warm", type=Path, help="warm-start .pt (built from mahjong-detector when missing)")
     parser.add_argument("--resume", type=Path, metavar="LAST_PT", help="continue a run from its weights/last.pt")
+    add_machine_arguments(parser)
+
+
+def add_machine_arguments(parser: argparse.ArgumentParser) -> None:
+    """Where a run trains, shared with the crop classifier's trainer: the recipe's CPU by default."""
+    parser.add_argument("--device", default=RUN_SETTINGS["device"],
+                        help="what to train on: cpu, or a GPU's index (0), as ultralytics takes it")
+    parser.add_argument("--workers", type=int, default=RUN_SETTINGS["workers"], help="processes loading the data")
 
 
 def run_from_args(args: argparse.Namespace) -> Path:
@@ -155,7 +164,8 @@ def run_from_args(args: argparse.Namespace) -> Path:
         raise ValueError("--data is required unless --resume is given")
     return train(args.data, args.project, args.name, args.epochs, args.warm, args.extra_train,
                  turned=[kind for kind in TURNS if getattr(args, kind)], batch=args.batch, lr0=args.lr0,
-                 close_mosaic=args.close_mosaic, imgsz=args.imgsz, degrees=args.degrees)
+                 close_mosaic=args.close_mosaic, imgsz=args.imgsz, degrees=args.degrees, device=args.device,
+                 workers=args.workers)
 
 
 def main(argv: list[str] | None = None) -> None:
