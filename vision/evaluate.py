@@ -469,12 +469,11 @@ def evaluate_samples(samples: Sequence[Sample], classes: Sequence[str] | None = 
     for sample in samples:
         match = match_tiles(sample.labels, sample.operating)
         lost["misread"] += len(match.wrong)
-        for li in match.missed:
-            lost[_lost_at(sample.labels[li], sample.candidates)] += 1
         for li, pi in match.correct + match.wrong:
             confusion[index[sample.labels[li].code], index[sample.operating[pi].code]] += 1
         for li in match.missed:
             confusion[index[sample.labels[li].code], background] += 1
+            lost[_lost_at(sample.labels[li], sample.candidates)] += 1
         for pi in match.extra:
             confusion[background, index[sample.operating[pi].code]] += 1
         for p in sample.operating:
