@@ -24,6 +24,10 @@ ALL_CODES: tuple[str, ...] = PLAYING_CODES + BONUS_CODES
 BACK_CODE = "back"
 #: The detector's 43 classes, in the order of the real-photo datasets.
 DETECTOR_CLASSES: tuple[str, ...] = ALL_CODES + (BACK_CODE,)
+#: Red fives (riichi aka-dora), each the five of its suit to every rule system that has no red fives.
+RED_FIVES: dict[str, str] = {"0m": "5m", "0p": "5p", "0s": "5s"}
+#: The reader's classes when it tells red fives apart: the detector's 43, then the three red fives (CONVENTIONS §1).
+READER_CLASSES: tuple[str, ...] = DETECTOR_CLASSES + tuple(RED_FIVES)
 
 INDEX: dict[str, int] = {code: i for i, code in enumerate(PLAYING_CODES)}
 #: How many of each tile one set holds: four of a playing tile, one of a bonus tile.
@@ -40,6 +44,11 @@ NAMES_ZH = {
     "1z": "東", "2z": "南", "3z": "西", "4z": "北", "5z": "白", "6z": "發", "7z": "中",
     "1f": "春", "2f": "夏", "3f": "秋", "4f": "冬", "5f": "梅", "6f": "蘭", "7f": "菊", "8f": "竹",
 }
+
+
+def plain_code(code: str) -> str:
+    """The code a tile has where red fives are plain fives: ``0p`` is ``5p``; every other code is itself."""
+    return RED_FIVES.get(code, code)
 
 
 def is_playing(code: str) -> bool:
