@@ -19,10 +19,15 @@ SUMMARY = (
 
 def register(sub) -> None:
     parser = sub.add_parser(
-        "eval", help="detection metrics of the tile model on a YOLO dataset",
+        "eval", help="how well photos are read: a YOLO dataset, or photos labelled by their tiles",
         description="Run the tile model over a YOLO dataset (data.yaml) and report mAP50, mAP50-95, tile accuracy, "
-                    "per-class precision and recall, the exact-photo rate and a confusion matrix.")
-    parser.add_argument("data", metavar="DATA_YAML", help="the dataset's data.yaml")
+                    "per-class precision and recall, the exact-photo rate and a confusion matrix. Given a truth file "
+                    "(TRUTH.json: per photo, the tiles it shows, row by row), score each photo as a player would: "
+                    "the tiles read against the tiles labelled, as multisets of codes.")
+    parser.add_argument("data", metavar="DATA_YAML|TRUTH_JSON",
+                        help="the dataset's data.yaml, or a truth file (.json) of photos labelled by their tiles")
+    parser.add_argument("--images", metavar="DIR",
+                        help="with a truth file, the folder of its photos (default: images/ beside the truth file)")
     parser.add_argument("--split", choices=("val", "test", "train"), default="val", help="which split (default val)")
     parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
     parser.add_argument("--confusion", metavar="PNG", help="also draw the confusion matrix into this PNG file")
@@ -57,6 +62,10 @@ SWEEP_COLUMNS = ("conf", "bonus_conf", "back_conf", "merge_iou", "predictions", 
 
 
 def run(args) -> int:
+    if args.data.lower().endswith(".json"):
+        return run_truth(args)
+    if args.images:
+        raise UsageError("--images goes with a truth file (TRUTH.json); a YOLO dataset names its images in data.yaml")
     from mjlens.vision.evaluate import (
         EvalError,
         collect_samples,
@@ -104,6 +113,63 @@ def _emit(args, reader: dict, report: dict) -> int:
     else:
         print_report(report)
     return EXIT_OK
+
+
+def run_truth(args) -> int:
+    """Photos labelled by their tiles (``vision.photo_truth``), each read as ``mjlens recognize`` reads it."""
+    from pathlib import Path
+
+    from mjlens.vision.evaluate import EvalError
+    from mjlens.vision.photo_truth import evaluate_truth, read_truth
+
+    for flag, given in (("--sweep", args.sweep), ("--ceiling", args.ceiling), ("--confusion", args.confusion),
+                        ("--exclude", args.exclude), ("--fixes", args.fixes), ("--turn", args.turn)):
+        if given:
+            raise UsageError(f"{flag} goes with a YOLO dataset (data.yaml), not with a truth file")
+    images = Path(args.images) if args.images else Path(args.data).parent / "images"
+    try:
+        truths = read_truth(args.data)
+        if not images.is_dir():
+            raise EvalError(f"{images}: no such folder of photos (give it with --images)")
+        recognizer = load_recognizer(args)
+        report = evaluate_truth(truths, images, recognizer.recognize_path)
+    except EvalError as err:
+        raise UsageError(str(err)) from None
+    report = {"truth": args.data, "images": str(images), **report}
+    if args.json:
+        json.dump(report, sys.stdout)
+        sys.stdout.write("\n")
+    else:
+        print_truth_report(report)
+    return EXIT_OK
+
+
+def print_truth_report(report: dict) -> None:
+    from rich.console import Console
+
+    def fig(value) -> str:
+        return "-" if value is None else f"{value:.3f}"
+
+    console = Console(highlight=False, soft_wrap=True)
+    console.print(f"{report['truth']}: {report['photos']} photos ({report['photos_confident']} labelled with "
+                  f"confidence), {report['labelled']} labelled tiles, {report['read']} read")
+    console.print(f"  tiles right          {fig(report['tiles_right'])}")
+    console.print(f"  precision            {fig(report['precision'])}   (photos labelled with confidence)")
+    console.print(f"  photos exactly right {report['photos_exact']} of {report['photos_confident']}")
+    flowers, red = report["flowers"], report["red_fives"]
+    console.print(f"  flowers and seasons  {fig(flowers['right'])} of {flowers['labelled']}, precision "
+                  f"{fig(flowers['precision'])}")
+    console.print(f"  red fives read red   {fig(red['read_red'])} of {red['labelled']}; plain fives read red "
+                  f"{red['plain_read_red']}")
+    for key, name in (("most_missed", "most missed"), ("most_extra", "most read in excess")):
+        if report[key]:
+            console.print(f"  {name}: " + ", ".join(f"{code} {n}" for code, n in report[key].items()))
+    for photo in report["per_photo"]:
+        if not photo["exact"]:
+            console.print(f"  {photo['image']}: {photo['right']} of {photo['labelled']} right, {photo['read']} read"
+                          + ("" if photo["confident"] else " (labelled without confidence)")
+                          + "".join(f"; {what} " + " ".join(f"{c}x{n}" for c, n in photo[what].items())
+                                    for what in ("missed", "extra") if photo[what]))
 
 
 def run_ceiling(args) -> int:
