@@ -82,7 +82,9 @@ _LONG_QUOTE = re.compile(rf"""(['"])([^'"]{{{QUOTE_CHARS}}})[^'"]{{8,}}+\1""")  
 
 def short_message(message: str, limit: int = MAX_MESSAGE_CHARS) -> str:
     """``message`` with every long quoted input cut to a prefix (the rest of the message, which says what to
-    send instead, is kept), then cut to ``limit`` characters, saying how long it was."""
+    send instead, is kept), then cut to ``limit`` characters, saying how long it was. A character UTF-8 cannot
+    carry (a lone surrogate, which JSON's ``\\ud800`` escape makes) is quoted as that escape."""
+    message = message.encode("utf-8", "backslashreplace").decode("utf-8")
     message = _LONG_QUOTE.sub(lambda m: f"{m[1]}{m[2]}...{m[1]}", message)
     if len(message) <= limit:
         return message

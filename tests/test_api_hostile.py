@@ -252,6 +252,35 @@ def test_error_messages_quote_only_a_prefix(client):
     assert len(assert_error(r, 400, "bad_field")["message"]) <= MAX_MESSAGE_CHARS
 
 
+#: A JSON key holding a lone surrogate: valid JSON, but no UTF-8 can carry it back in an error message.
+LONE_KEY = '"\\ud800"'
+LONE_KEY_PLACES = {
+    "hand": ("mcr", {**HAND, "@": 1}, {}),
+    "hand.context": ("mcr", {**HAND, "context": {"@": 1}}, {}),
+    "taiwan options": ("taiwan", HAND, {"@": 1}),
+    "cantonese options": ("cantonese", HAND, {"@": 1}),
+    "taiwan house_rules": ("taiwan", HAND, {"house_rules": {"@": 1}}),
+    "cantonese house_rules": ("cantonese", HAND, {"house_rules": {"@": 1}}),
+}
+
+
+def _with_lone_key(value) -> str:
+    return json.dumps(value).replace('"@"', LONE_KEY)
+
+
+@pytest.mark.parametrize("place", sorted(LONE_KEY_PLACES))
+def test_a_key_no_utf8_can_carry_is_400_and_quoted_safely(client, place):
+    rules, hand, options = LONE_KEY_PLACES[place]
+    body = _with_lone_key({"rules": rules, "hand": hand, "options": options})
+    r = client.post("/v1/score", content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 400, r.text
+    assert "\\ud800" in r.json()["error"]["message"]  # the key, escaped
+    if options:
+        r = client.post("/v1/photo-score", files={"image": ("a.jpg", sample_photo(), "image/jpeg")},
+                        data={"rules": rules, "options": _with_lone_key(options)})
+        assert (r.status_code, r.json()["error"]["code"]) == (400, "bad_option"), r.text
+
+
 def test_a_long_path_is_logged_cut_short(client, caplog):
     with caplog.at_level("INFO", logger="mjlens.access"):
         assert client.get("/v1/profiles/" + "x" * 10_000).status_code == 404
