@@ -42,8 +42,13 @@ def score(hand: Hand | dict, rules: str, options: dict[str, Any] | None = None) 
         if not isinstance(options, (dict, type(None))):
             raise HandError("bad_option", "options must be a JSON object")
         if hand.winning_tile is None:
-            return _best_reading(module, hand, options or {})
-        return module.score_hand(hand, options or {})
+            result = _best_reading(module, hand, options or {})
+        else:
+            result = module.score_hand(hand, options or {})
+        mismatch = hand.context.dealer_mismatch()
+        if mismatch:
+            result.warnings.insert(0, mismatch)
+        return result
     except HandError as err:
         return ScoreResult.invalid(rules, err, getattr(module, "UNIT", ""))
 

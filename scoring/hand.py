@@ -43,7 +43,9 @@ class Context:
     self_drawn: bool = False
     seat_wind: str = "E"
     round_wind: str = "E"
-    dealer: bool = True
+    #: None: the winner is dealer when seated East (the dealer sits East); an explicit value always wins.
+    #: Always a bool once built.
+    dealer: bool | None = None
     dealer_streak: int = 0
     last_tile: bool = False
     kong_replacement: bool = False
@@ -53,12 +55,36 @@ class Context:
     earthly: bool = False
     human: bool = False
     declared_ready: bool | None = None
+    #: Whether ``dealer`` was given rather than taken from the seat: a seat given later may change it only then.
+    dealer_given: bool = field(default=False, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dealer_given", self.dealer is not None)
+        if self.dealer is None:
+            object.__setattr__(self, "dealer", self.seat_wind == "E")
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {key: value for key, value in asdict(self).items() if key != "dealer_given"}
+
+    def given_json(self) -> dict[str, Any]:
+        """``to_json`` without a ``dealer`` taken from the seat, to lay other values over (a new seat then decides
+        who is dealer)."""
+        out = self.to_json()
+        if not self.dealer_given:
+            del out["dealer"]
+        return out
+
+    def dealer_mismatch(self) -> str | None:
+        """The warning for a ``dealer`` given against the seat (the dealer sits East), or None."""
+        if not self.dealer_given or self.dealer == (self.seat_wind == "E"):
+            return None
+        if self.dealer:
+            return (f"dealer given as true but the seat wind is {self.seat_wind}: the dealer sits East; "
+                    "scored as dealer, as given")
+        return "dealer given as false but the seat wind is E: the dealer sits East; scored as not dealer, as given"
 
 
-_CONTEXT_TYPES = {f.name: f.type for f in fields(Context)}
+_CONTEXT_TYPES = {f.name: f.type for f in fields(Context) if f.init}
 
 
 @dataclass(frozen=True)
@@ -181,9 +207,9 @@ def context_from_json(data: Any) -> Context:
         elif key == "dealer_streak":
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 99:
                 raise HandError("bad_context", f"'dealer_streak' must be a whole number 0..99, not {value!r}")
-        elif key == "declared_ready":
+        elif key in ("declared_ready", "dealer"):
             if value is not None and not isinstance(value, bool):
-                raise HandError("bad_context", "'declared_ready' must be true, false or null")
+                raise HandError("bad_context", f"'{key}' must be true, false or null")
         elif not isinstance(value, bool):
             raise HandError("bad_context", f"'{key}' must be true or false ({expected}), not {value!r}")
         values[key] = value

@@ -318,6 +318,33 @@ def test_a_hand_that_does_not_win_shows_its_waits_or_what_to_discard(server, bro
     browser.save_screenshot(str(tmp_path / "phone-advice.png"))
 
 
+def test_the_dealer_box_follows_the_seat(server, browser, tmp_path):
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes(sample_photo())
+    wait = WebDriverWait(browser, 20)
+    _open(browser, server)
+    Select(browser.find_element(By.ID, "rules")).select_by_value("mcr")
+    browser.find_element(By.ID, "photo-input").send_keys(str(photo))
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#score-items tbody tr"))
+    dealer = browser.find_element(By.CSS_SELECTOR, '[data-ctx="dealer"]')
+    seat = Select(browser.find_element(By.CSS_SELECTOR, '[data-ctx="seat_wind"]'))
+    assert seat.first_selected_option.get_attribute("value") == "E" and dealer.is_selected()
+
+    # seated South: not the dealer, and nothing to warn of
+    seat.select_by_value("S")
+    assert not dealer.is_selected()
+    assert browser.execute_script("return buildHand().context.dealer") is False
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#score-items tbody tr"))
+    assert "dealer sits East" not in browser.find_element(By.ID, "score-body").text
+
+    # ticked by hand against the seat: scored as given, with the warning
+    dealer.click()
+    wait.until(lambda d: "dealer sits East" in d.find_element(By.ID, "score-body").text)
+    seat.select_by_value("E")
+    assert dealer.is_selected()
+    wait.until(lambda d: "dealer sits East" not in d.find_element(By.ID, "score-body").text)
+
+
 def test_the_page_loads_nothing_from_elsewhere(server, browser):
     browser.get(server + "/")
     WebDriverWait(browser, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")

@@ -46,8 +46,11 @@ def add_context_flags(parser) -> None:
         group.add_argument(flag, dest=f"ctx_{key}", action="store_true", help=text)
     group.add_argument("--seat", dest="ctx_seat_wind", choices="ESWN", help="seat wind (default E)")
     group.add_argument("--round", dest="ctx_round_wind", choices="ESWN", help="round wind (default E)")
-    group.add_argument("--dealer", dest="ctx_dealer", action="store_true", default=None, help="the winner is dealer")
-    group.add_argument("--not-dealer", dest="ctx_dealer", action="store_false", help="the winner is not dealer")
+    dealer = group.add_mutually_exclusive_group()
+    dealer.add_argument("--dealer", dest="ctx_dealer", action="store_true", default=None,
+                        help="the winner is dealer (default: when seated East)")
+    dealer.add_argument("--not-dealer", dest="ctx_dealer", action="store_false",
+                        help="the winner is not dealer (default: when not seated East)")
     group.add_argument("--streak", dest="ctx_dealer_streak", type=int, metavar="N", help="dealer streak (連莊)")
     group.add_argument("--ready", dest="ctx_declared_ready", action="store_true", default=None,
                        help="declared ready (聽牌)")
@@ -62,8 +65,9 @@ def add_option_flags(parser) -> None:
 
 
 def context_from_args(args, base: Context | None = None) -> Context:
-    """The context the flags describe, over ``base`` (e.g. the context inside a Hand JSON)."""
-    values: dict[str, Any] = base.to_json() if base else {}
+    """The context the flags describe, over ``base`` (e.g. the context inside a Hand JSON): a ``--seat`` decides
+    who is dealer unless ``--dealer``/``--not-dealer`` or the base says it."""
+    values: dict[str, Any] = base.given_json() if base else {}
     for name, value in vars(args).items():
         if name.startswith("ctx_") and value not in (None, False):
             values[name[4:]] = value

@@ -213,6 +213,7 @@ function loadRecognition(rec) {
   }
   const ctx = (rec.hand && rec.hand.context) || {};
   for (const [key, value] of Object.entries(ctx)) setContextControl(key, value);
+  if ("seat_wind" in ctx && ctx.dealer == null) dealerFollowsSeat();
   render();
   rescore();
 }
@@ -264,6 +265,11 @@ function readOptions() {
   const selfDrawn = $('[data-ctx="self_drawn"]').checked;
   discarder.disabled = selfDrawn;
   return discarder.value && !selfDrawn ? { discarder: discarder.value } : {};
+}
+/** The dealer sits East: choosing a seat ticks the Dealer box for East and clears it for the others (tick it
+ * again to say otherwise; the score then warns that the two disagree). */
+function dealerFollowsSeat() {
+  $('[data-ctx="dealer"]').checked = $('[data-ctx="seat_wind"]').value === "E";
 }
 function setContextControl(key, value) {
   const control = document.querySelector(`[data-ctx="${key}"]`);
@@ -566,6 +572,7 @@ function init() {
     if (handEdited) addCorrectionsToProfile();
   });
   $("#rules").addEventListener("change", () => { localStorage.setItem("mjlens-rules", $("#rules").value); rescore(); });
+  $('[data-ctx="seat_wind"]').addEventListener("change", dealerFollowsSeat);
   for (const control of document.querySelectorAll("[data-ctx], [data-option]")) {
     control.addEventListener("change", rescore);
   }
