@@ -34,7 +34,15 @@ from .errors import REQUEST_ERROR_CODES, ApiError, ErrorBody
 from .jsonlimits import json_form_field
 from .logs import configure as configure_logs
 from .middleware import ApiKeyGate, BodyLimitMiddleware, BusyGate, JsonLimitMiddleware, RequestIdMiddleware
-from .pipeline import RecognizerLike, check_request, load_recognizer, photo_score, recognizer_models
+from .pipeline import (
+    RecognizerLike,
+    check_kongs,
+    check_request,
+    load_recognizer,
+    photo_score,
+    recognizer_models,
+    with_kongs,
+)
 from .queue import InferencePool
 from .settings import Settings
 from .uploads import IMAGE_ERROR_STATUS, check_image
@@ -78,6 +86,8 @@ class ScoreRequest(BaseModel):
 
 
 Wind = Literal["E", "S", "W", "N"]
+KONGS_DESCRIPTION = ("the tile of a concealed kong laid with all four tiles face down (asked by the warning "
+                     "face_down_kong), one field per such kong, in the order of their groups")
 
 
 class PhotoForm(BaseModel):
@@ -100,9 +110,11 @@ class PhotoForm(BaseModel):
     options: str | None = Field(default=None, description="scoring options as a JSON object")
     profile: str | None = Field(default=None, description="a profile's id (POST /v1/profiles), its token in "
                                                           "X-Profile-Token: the photo read with it")
+    kongs: list[str] = Field(default_factory=list, description=KONGS_DESCRIPTION)
 
     def context(self) -> dict[str, Any]:
-        return {k: v for k, v in self.model_dump(exclude={"rules", "options", "profile"}).items() if v is not None}
+        return {k: v for k, v in self.model_dump(exclude={"rules", "options", "profile", "kongs"}).items()
+                if v is not None}
 
     def options_json(self, settings: Settings) -> dict[str, Any]:
         if not self.options:
@@ -256,8 +268,14 @@ def _v1_router(settings: Settings) -> APIRouter:
                  responses=examples.json_example(recognition=examples.RECOGNITION))
     async def recognize(request: Request, image: Annotated[UploadFile, File(description="JPEG/PNG/WebP/HEIC")],
                         profile: Annotated[str | None, Form(description=PhotoForm.model_fields["profile"].description)]
-                        = None) -> JSONResponse:
-        return JSONResponse(await _recognize(request, image, profile))
+                        = None, kongs: Annotated[list[str] | None, Form(description=KONGS_DESCRIPTION)] = None
+                        ) -> JSONResponse:
+        try:
+            check_kongs(kongs or ())
+        except HandError as err:
+            raise ApiError(400, err.code, err.message) from None
+        recognition = await _recognize(request, image, profile)
+        return JSONResponse(await asyncio.to_thread(with_kongs, recognition, kongs or ()))
 
     @router.post("/photo-score", tags=["vision", "scoring"], summary="Read the tiles in a photo and score the hand",
                  responses=examples.json_example(scored={"recognition": examples.RECOGNITION, "score": examples.SCORE}),
@@ -270,10 +288,10 @@ def _v1_router(settings: Settings) -> APIRouter:
             raise ApiError(400, "bad_field", f"unknown form field(s): {', '.join(unknown)}")
         context, options = form.context(), form.options_json(settings)
         try:
-            check_request(form.rules, context)
+            check_request(form.rules, context, form.kongs)
         except HandError as err:
             raise ApiError(400, err.code, err.message) from None
-        recognition = await _recognize(request, image, form.profile)
+        recognition = await asyncio.to_thread(with_kongs, await _recognize(request, image, form.profile), form.kongs)
         out = await asyncio.to_thread(photo_score, recognition, form.rules, context, options)
         if out["score"].get("error", {}).get("code") == "bad_option":
             raise ApiError(400, "bad_option", out["score"]["error"]["message"])

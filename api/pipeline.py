@@ -7,6 +7,7 @@ missing model file is a reason string, not a crash.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -14,6 +15,8 @@ from mjlens.scoring.engine import rule_module, score
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import context_from_json
 from mjlens.scoring.result import ScoreResult
+from mjlens.scoring.tiles import is_playing
+from mjlens.vision.hand.layout import FACE_DOWN_KONG
 
 from .analysis import hand_in_progress
 
@@ -66,16 +69,40 @@ def recognizer_models(recognizer: RecognizerLike) -> dict[str, str | None]:
     return loaded_models(reader)
 
 
-def check_request(rules: str, context: dict[str, Any]) -> None:
-    """Refuse an unknown rule system or a bad context before spending a detector run (HandError)."""
+def check_request(rules: str, context: dict[str, Any], kongs: Sequence[str] = ()) -> None:
+    """Refuse an unknown rule system, a bad context or a kong's tile that is no playing tile (``bad_kong``) before
+    spending a detector run (HandError)."""
     rule_module(rules)
     context_from_json(context)
+    check_kongs(kongs)
+
+
+def check_kongs(kongs: Sequence[str]) -> None:
+    """Each answer to a concealed kong of four backs must be a playing tile's code (HandError ``bad_kong``)."""
+    wrong = [code for code in kongs if not is_playing(code)]
+    if wrong:
+        raise HandError("bad_kong", f"a kong's tile is a playing tile's code (1m..9m, 1p..9p, 1s..9s, 1z..7z), "
+                                    f"not {', '.join(repr(code) for code in wrong)}")
+
+
+def with_kongs(recognition: dict[str, Any], kongs: Sequence[str]) -> dict[str, Any]:
+    """The recognition with its concealed kongs of four backs told their tiles (``vision.recognize.answer_kongs``);
+    as it is when none are given."""
+    if not kongs:
+        return recognition
+    from mjlens.vision.recognize import answer_kongs
+
+    return answer_kongs(recognition, kongs)
 
 
 def photo_score_result(recognition: dict[str, Any], rules: str, context: dict[str, Any],
                        options: dict[str, Any] | None = None) -> tuple[dict[str, Any], ScoreResult]:
     """The recognition with ``context`` laid over its hand's own, and the score of that hand."""
     hand = recognition.get("hand")
+    # a concealed kong of four backs whose tile was not given: the score says what to give, under the same code
+    asked = [d["message"] for d in recognition.get("warning_details", ()) if d.get("code") == FACE_DOWN_KONG]
+    if not hand and asked:
+        return recognition, ScoreResult.invalid(rules, HandError(FACE_DOWN_KONG, asked[0]))
     if not hand:
         return recognition, ScoreResult.invalid(rules, HandError(
             "tile_count", "no hand could be assembled from the photo; correct the tiles and score again"))

@@ -73,6 +73,39 @@ class BlockingRecognizer(FakeRecognizer):
         return super().recognize(data, name)
 
 
+#: A hand whose concealed kong lies with all four tiles face down: 123m 456p 789s 1z, 1z won, the kong's tile unseen.
+FACE_DOWN_ROW = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z"]
+
+
+def face_down_kong_recognition(name: str, width: int, height: int, kongs: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The Recognition JSON the real layout step gives for the face-down hand laid left to right across a photo
+    (``kongs``: the kong's tile, as the player gives it)."""
+    from mjlens.vision.detection import Detection
+    from mjlens.vision.hand.layout import assemble
+    from mjlens.vision.recognize import recognition_json
+
+    tile_w = width / 24
+    tile_h, top = tile_w * 1.35, height * 0.4
+    detections, x = [], tile_w
+    for part in (FACE_DOWN_ROW, ["1z"], ["back"] * 4):
+        for code in part:
+            detections.append(Detection(code, (x, top, x + tile_w, top + tile_h), 0.95))
+            x += tile_w * 1.02
+        x += tile_w * 1.2  # the winning tile and the kong set apart
+    return recognition_json(assemble, detections, width, height, name, kongs)
+
+
+class FaceDownKongRecognizer(FakeRecognizer):
+    """Reads every photo as the hand of ``face_down_kong_recognition``."""
+
+    def recognize(self, data: bytes, name: str) -> dict[str, Any]:
+        image = load_image(data)
+        with self._lock:
+            self.calls += 1
+            self.last = (name, image.width, image.height)
+        return face_down_kong_recognition(name, image.width, image.height)
+
+
 def sample_photo(fmt: str = "JPEG", size: tuple[int, int] = (960, 540), exif_orientation: int | None = None) -> bytes:
     """A synthetic table photo: green cloth and fourteen light tiles with their names, in ``fmt``."""
     image = Image.new("RGB", size, (20, 90, 50))

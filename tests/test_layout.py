@@ -118,11 +118,56 @@ def test_concealed_kong_with_two_backs_reads_its_face():
 
 def test_concealed_kong_of_four_backs_is_not_guessed():
     t = Table()
-    t.row(0, 0, split("123m456p789s1z"), ["1z"], ["back"] * 4)
+    (_, _, kong) = t.row(0, 0, split("123m456p789s1z"), ["1z"], ["back"] * 4)
     layout = assemble(t.detections(), 1600, 900)
     assert layout.hand is None
-    assert any("four backs" in w for w in layout.warnings)
-    assert any(g["role"] == "meld" and g["concealed"] for g in layout.groups)
+    g = next(k for k, g in enumerate(layout.groups) if g["role"] == "meld")
+    assert layout.groups[g] == {"role": "meld", "kind": "kong", "concealed": True, "face_down": True, "tiles": kong}
+    (notice,) = layout.notices
+    assert notice["code"] == "face_down_kong" and notice["group"] == g and notice["message"] in layout.warnings
+    assert "four backs" in notice["message"] and layout.to_json()["warning_details"] == [notice]
+
+
+def test_concealed_kong_of_four_backs_takes_the_tile_given():
+    t = Table()
+    (row, win, kong) = t.row(0, 0, split("123m456p789s1z"), ["1z"], ["back"] * 4)
+    layout = assemble(t.detections(), 1600, 900, kongs=["7z"])
+    (meld,) = layout.hand.melds
+    assert (meld.kind, meld.tiles, meld.concealed) == ("kong", ("7z",) * 4, True)
+    group = next(g for g in layout.groups if g["role"] == "meld")
+    assert group["face_down"] is True and group["tile"] == "7z" and group["tiles"] == kong
+    assert layout.notices == [] and "back" not in layout.hand.all_tiles()
+
+
+def test_two_kongs_of_four_backs_take_the_tiles_in_the_order_of_their_groups():
+    t = Table()
+    t.row(0, 0, split("123m456p1z"), ["1z"], ["back"] * 4, ["back"] * 4)
+    asked = assemble(t.detections(), 1600, 900)
+    assert [n["code"] for n in asked.notices] == ["face_down_kong"] * 2
+    first, second = (n["group"] for n in asked.notices)
+    assert first < second
+    one = assemble(t.detections(), 1600, 900, kongs=["2s"])
+    assert one.hand is None and [n["group"] for n in one.notices] == [second]
+    assert one.groups[first]["tile"] == "2s" and "tile" not in one.groups[second]
+    both = assemble(t.detections(), 1600, 900, kongs=["2s", "6z"])
+    assert sorted(m.tiles[0] for m in both.hand.melds) == ["2s", "6z"]
+    assert [both.groups[n["group"]]["tile"] for n in asked.notices] == ["2s", "6z"]
+
+
+def test_a_kong_tile_given_where_none_is_asked_is_said_unused():
+    t = Table()
+    t.row(0, 0, split("123m456p789s1z"), ["1z"], ["back", "6z", "6z", "back"])
+    layout = assemble(t.detections(), 1600, 900, kongs=["3m"])
+    assert layout.hand.melds[0].tiles == ("6z",) * 4  # the face shown decides, not the answer
+    assert [n["code"] for n in layout.notices] == ["kong_answer_unused"] and "3m" in layout.notices[0]["message"]
+
+
+def test_a_kong_tile_that_is_no_playing_tile_is_refused():
+    t = Table()
+    t.row(0, 0, split("123m456p789s1z"), ["1z"], ["back"] * 4)
+    for bad in ("back", "1f", "9z"):
+        with pytest.raises(ValueError):
+            assemble(t.detections(), 1600, 900, kongs=[bad])
 
 
 def test_flowers_by_class_wherever_they_lie():

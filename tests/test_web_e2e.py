@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from api_fakes import FakeRecognizer, sample_photo
+from api_fakes import FaceDownKongRecognizer, FakeRecognizer, sample_photo
 
 from mjlens.api.app import create_app
 from mjlens.api.settings import Settings
@@ -343,6 +343,38 @@ def test_the_dealer_box_follows_the_seat(server, browser, tmp_path):
     seat.select_by_value("E")
     assert dealer.is_selected()
     wait.until(lambda d: "dealer sits East" not in d.find_element(By.ID, "score-body").text)
+
+
+@pytest.fixture(scope="module")
+def kong_server():
+    yield from _serve(create_app(Settings(model="none.onnx", workers=2), recognizer=FaceDownKongRecognizer()))
+
+
+def test_a_kong_of_four_backs_is_asked_and_picked(kong_server, browser, tmp_path):
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes(sample_photo())
+    wait = WebDriverWait(browser, 20)
+    _open(browser, kong_server)
+    Select(browser.find_element(By.ID, "rules")).select_by_value("cantonese")
+    browser.find_element(By.ID, "photo-input").send_keys(str(photo))
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#boxes .box")) == 15)
+    assert "four backs" in browser.find_element(By.ID, "status").text
+
+    # nothing is guessed: the score asks for the kong's tile, and the kong's row offers the picker
+    wait.until(lambda d: "face_down_kong" in d.find_element(By.ID, "score-body").text)
+    browser.find_element(By.CSS_SELECTOR, "#hand .kong-pick.asked").click()
+    wait.until(ec.visibility_of_element_located((By.ID, "palette")))
+    browser.find_element(By.CSS_SELECTOR, '#palette .tile[data-code="back"]').click()  # not a tile of a hand
+    browser.find_element(By.CSS_SELECTOR, '#palette .tile[data-code="7z"]').click()
+    browser.find_element(By.ID, "editor-done").click()
+
+    # told: the hand scores with a concealed kong of red dragons, and the picker shows the tile chosen
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#score-items tbody tr"))
+    assert "7z" in browser.find_element(By.CSS_SELECTOR, "#hand .kong-pick").text
+    assert not browser.find_elements(By.CSS_SELECTOR, "#hand .kong-pick.asked")
+    assert browser.execute_script("return buildHand().melds") == [
+        {"kind": "kong", "tiles": ["7z"] * 4, "concealed": True}]
+    browser.save_screenshot(str(tmp_path / "phone-kong.png"))
 
 
 def test_the_page_loads_nothing_from_elsewhere(server, browser):

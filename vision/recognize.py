@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from mjlens.vision.detection import Detection
+from mjlens.vision.hand.layout import FACE_DOWN_KONG
 from mjlens.vision.hand.winning import winning_reading
 from mjlens.vision.reading.copies import copy_warnings
 from mjlens.vision.reading.reader import TwoStageDetector, load_tile_reader
@@ -73,25 +74,54 @@ class Recognizer:
         detections = reading_order(self.detector.detect(image.bgr, image.scale))
         return self.assemble(detections, image.width, image.height, name)
 
-    def assemble(self, detections: list[Detection], width: int, height: int, name: str) -> dict[str, Any]:
-        """Group the detections with the layout step (when present) and build the Recognition JSON."""
-        warnings: list[str] = copy_warnings(detections)
-        groups: list[dict] = []
-        tile_group: list[int | None] = [None] * len(detections)
-        hand = None
-        if self._assemble is None:
-            warnings.extend(([] if detections else [NO_TILES_WARNING]) + [NO_LAYOUT_WARNING])
-        else:  # the layout step says what it found, including "no tiles"
-            layout = self._assemble(detections, width, height)
-            detections, layout = winning_reading(detections, layout,
-                                                 lambda tiles: self._assemble(tiles, width, height))
-            groups = [dict(g) for g in layout.groups]
-            tile_group = _tile_groups(layout, groups, len(detections))
-            hand = layout.hand.to_json() if layout.hand is not None else None
-            warnings.extend(w for w in layout.warnings if w not in warnings)
-        tiles = [{**d.to_json(), "group": tile_group[i]} for i, d in enumerate(detections)]
-        return {"image": name, "width": width, "height": height, "tiles": tiles, "groups": groups,
-                "hand": hand, "warnings": warnings}
+    def assemble(self, detections: list[Detection], width: int, height: int, name: str,
+                 kongs: Sequence[str] = ()) -> dict[str, Any]:
+        """Group the detections with the layout step (when present) and build the Recognition JSON; ``kongs``:
+        the tiles of the concealed kongs shown with four backs (``vision.hand.layout.assemble``)."""
+        return recognition_json(self._assemble, detections, width, height, name, kongs)
+
+
+def recognition_json(assemble: Callable | None, detections: list[Detection], width: int, height: int, name: str,
+                     kongs: Sequence[str] = ()) -> dict[str, Any]:
+    """The Recognition JSON of ``detections``, grouped by ``assemble`` (the layout step, or None without it)."""
+    warnings: list[str] = copy_warnings(detections)
+    details: list[dict] = []
+    groups: list[dict] = []
+    tile_group: list[int | None] = [None] * len(detections)
+    hand = None
+    if assemble is None:
+        warnings.extend(([] if detections else [NO_TILES_WARNING]) + [NO_LAYOUT_WARNING])
+    else:  # the layout step says what it found, including "no tiles"
+        def lay_out(tiles: list[Detection]) -> Any:
+            return assemble(tiles, width, height, kongs) if kongs else assemble(tiles, width, height)
+
+        detections, layout = winning_reading(detections, lay_out(detections), lay_out)
+        groups = [dict(g) for g in layout.groups]
+        tile_group = _tile_groups(layout, groups, len(detections))
+        hand = layout.hand.to_json() if layout.hand is not None else None
+        warnings.extend(w for w in layout.warnings if w not in warnings)
+        details = [dict(n) for n in getattr(layout, "notices", ())]
+    tiles = [{**d.to_json(), "group": tile_group[i]} for i, d in enumerate(detections)]
+    return {"image": name, "width": width, "height": height, "tiles": tiles, "groups": groups,
+            "hand": hand, "warnings": warnings, "warning_details": details}
+
+
+def answer_kongs(recognition: dict[str, Any], kongs: Sequence[str]) -> dict[str, Any]:
+    """``recognition`` with the concealed kongs shown with four backs told their tiles (``kongs``, in the order of
+    their groups), its tiles laid out again by the layout step; as it is when ``kongs`` is empty. The other
+    warnings of the first reading (the reader's) are kept."""
+    if not kongs:
+        return recognition
+    assemble = _layout_assembler()
+    detections = [Detection(t["code"], tuple(t["box"]), float(t["confidence"]),
+                            tuple((a["code"], float(a["confidence"])) for a in t.get("alternatives", ())))
+                  for t in recognition.get("tiles", ())]
+    again = recognition_json(assemble, detections, recognition["width"], recognition["height"],
+                             recognition.get("image", "image"), kongs)
+    asked = {d["message"] for d in recognition.get("warning_details", ()) if d.get("code") == FACE_DOWN_KONG}
+    first = [w for w in recognition.get("warnings", ()) if w not in asked]
+    again["warnings"] = first + [w for w in again["warnings"] if w not in first]
+    return {**recognition, **again}
 
 
 def _tile_groups(layout: Any, groups: list[dict], count: int) -> list[int | None]:

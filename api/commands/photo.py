@@ -25,6 +25,10 @@ def register(sub) -> None:
     add_rules_flag(parser)
     parser.add_argument("--json", action="store_true", help="print {recognition, score} as JSON (as the HTTP API)")
     parser.add_argument("--lang", choices=("zh", "en"), default="en", help="language of the table (default en)")
+    # not --kong: that flag says the win came on a kong's replacement tile (context_flags.py)
+    parser.add_argument("--kong-tile", dest="kongs", action="append", default=[], metavar="CODE",
+                        help="the tile of a concealed kong laid with all four tiles face down, which the photo "
+                             "cannot show (asked by the warning face_down_kong); once per such kong, in order")
     add_context_flags(parser)
     add_option_flags(parser)
     add_model_flags(parser)
@@ -46,13 +50,13 @@ def run(args) -> int:
     from mjlens.vision.runtime.decode import ImageError
 
     from ..analysis import hand_in_progress
-    from ..pipeline import check_request, photo_score_result
+    from ..pipeline import check_request, photo_score_result, with_kongs
     from ..render import print_score
     from ..render_analysis import print_advice, print_waits
 
     context, options = context_overrides(args), options_from_args(args)
     try:
-        check_request(args.rules, context)
+        check_request(args.rules, context, args.kongs)
     except HandError as err:
         raise UsageError(f"{err.code}: {err.message}") from None
     recognizer = load_recognizer(args)
@@ -62,7 +66,7 @@ def run(args) -> int:
         raise UsageError(f"{args.image}: {err.code}: {err.message}") from None
     except OSError as err:
         raise UsageError(f"cannot read {args.image}: {err.strerror or err}") from None
-    recognition, result = photo_score_result(recognition, args.rules, context, options)
+    recognition, result = photo_score_result(with_kongs(recognition, args.kongs), args.rules, context, options)
     in_progress = hand_in_progress(recognition.get("hand"), args.rules, options, result)
     if args.json:
         print(json.dumps({"recognition": recognition, "score": result.to_json(), **in_progress},

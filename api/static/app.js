@@ -193,7 +193,11 @@ function loadRecognition(rec) {
   state.melds = [];
   const meldOf = {};
   groups.forEach((g, gi) => {
-    if (g.role === "meld") { meldOf[gi] = state.melds.length; state.melds.push({ concealed: !!g.concealed }); }
+    if (g.role === "meld") {
+      meldOf[gi] = state.melds.length;
+      // a concealed kong of four backs: its tile is asked (face_down_kong), picked on the page, never guessed
+      state.melds.push({ concealed: !!g.concealed, faceDown: !!g.face_down, tile: g.tile || null });
+    }
   });
   const roleOf = {};
   groups.forEach((g, gi) => (g.tiles || []).forEach((ti) => { roleOf[ti] = gi; }));
@@ -235,6 +239,7 @@ function buildHand() {
   const melds = [];
   meldTiles.forEach((codes, m) => {
     const faces = codes.filter((c) => c !== "back");
+    if (!faces.length && state.melds[m].tile) faces.push(state.melds[m].tile);
     if (!faces.length) return;
     const hadBack = faces.length < codes.length;
     const tiles = codes.map((c) => (c === "back" ? faces[0] : c)).sort(tileOrder);
@@ -324,7 +329,12 @@ function renderHand() {
       type: "checkbox", ...(m.concealed ? { checked: "" } : {}),
       onchange: (e) => { m.concealed = e.target.checked; rescore(); },
     }), " 暗槓 concealed kong");
-    row(`副露 Meld ${mi + 1}`, by((t) => t.role === "meld" && t.meld === mi), toggle);
+    const tiles = by((t) => t.role === "meld" && t.meld === mi);
+    const asked = m.faceDown && tiles.every((i) => state.tiles[i].code === "back");
+    const pick = asked ? el("button", { type: "button", class: "button kong-pick" + (m.tile ? "" : " asked"),
+      "data-meld": String(mi), onclick: () => pickKong(m) },
+    m.tile ? `暗槓 ${tileFace(m.tile)} ${m.tile} · 改 change` : "選暗槓的牌 Which tile is this kong?") : null;
+    row(`副露 Meld ${mi + 1}`, tiles, el("span", {}, toggle, pick));
   });
   row(ROLE_NAMES.winning, by((t) => t.role === "winning"));
   row(ROLE_NAMES.flowers, by((t) => isBonus(t.code) && t.role !== "other"));
@@ -339,6 +349,18 @@ function select(i) {
   renderEditor();
   if (!editor.open) editor.showModal();
 }
+
+/** A concealed kong laid with four backs: the player names its tile (a playing tile; the photo cannot show it). */
+function pickKong(meld) {
+  pickCode("暗槓 Concealed kong", meld.tile || "1m", (code) => {
+    if (code === "back" || isBonus(code)) return;
+    meld.tile = code;
+    render();
+    rescore();
+  });
+}
+function unansweredKong() { return state.melds.some((m, mi) => m.faceDown && !m.tile &&
+  state.tiles.every((t) => t.role !== "meld" || t.meld !== mi || t.code === "back")); }
 
 /** The editor as a palette alone (no place in the hand, no delete): ``onPick(code)`` for each tap. */
 function pickCode(title, code, onPick) {
@@ -430,6 +452,12 @@ function rescore() {
 
 async function scoreNow() {
   if (!state.tiles.length) return;
+  if (unansweredKong()) {
+    renderScore({ valid: false, error: { code: "face_down_kong", message: "暗槓四張皆背，看不出是哪張牌 A concealed kong " +
+      "shows four backs: tap 選暗槓的牌 to say which tile it is" } });
+    renderProgress(null);
+    return;
+  }
   const rules = $("#rules").value;
   const seq = ++state.scoreSeq;
   if (state.scoreAbort) state.scoreAbort.abort();

@@ -16,6 +16,7 @@ leaves open goes into ``warnings``; nothing is guessed silently.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -67,6 +68,12 @@ ALTERNATIVES_TRIED, ALTERNATIVE_MIN = 2, 0.05
 #: Two boxes overlapping more than this (intersection over union) are one tile found twice.
 DUPLICATE_IOU = 0.6
 
+# -- codes of the warnings that ask or tell something a program acts on (``Layout.notices``) -----------------------
+#: A concealed kong shows four backs: its tile is asked, never guessed (CONVENTIONS §2).
+FACE_DOWN_KONG = "face_down_kong"
+#: A kong's tile was given where no concealed kong shows four backs to take it.
+KONG_ANSWER_UNUSED = "kong_answer_unused"
+
 
 @dataclass
 class Layout:
@@ -76,6 +83,14 @@ class Layout:
     tile_group: list[int | None] = field(default_factory=list)
     hand: Hand | None = None
     warnings: list[str] = field(default_factory=list)
+    #: The warnings a program acts on, each also in ``warnings``: {"code", "message"} and, where it is about one
+    #: group, "group" (its index).
+    notices: list[dict] = field(default_factory=list)
+
+    def warn(self, message: str, code: str, **where: int) -> None:
+        """A warning with a stable ``code`` (and the group it is about): in ``warnings`` and ``notices`` alike."""
+        self.warnings.append(message)
+        self.notices.append({"code": code, "message": message, **where})
 
     def in_hand(self) -> list[int]:
         """The detections the hand was read from: every tile in a group but the clutter ("other")."""
@@ -86,6 +101,7 @@ class Layout:
             "groups": self.groups,
             "hand": self.hand.to_json() if self.hand else None,
             "warnings": list(self.warnings),
+            "warning_details": [dict(n) for n in self.notices],
         }
 
 
@@ -106,8 +122,12 @@ class _Geometry:
     box_h: np.ndarray
 
 
-def assemble(detections: list[Detection], width: int, height: int) -> Layout:
-    """Read ``detections`` (boxes in a ``width`` x ``height`` photo) as a hand; see the module docstring."""
+def assemble(detections: list[Detection], width: int, height: int, kongs: Sequence[str] = ()) -> Layout:
+    """Read ``detections`` (boxes in a ``width`` x ``height`` photo) as a hand; see the module docstring.
+    ``kongs``: the tiles of the concealed kongs shown with four backs, in the order of their groups (the player's
+    answers to ``FACE_DOWN_KONG``); a kong left without one keeps the hand open (None)."""
+    if any(not is_playing(code) for code in kongs):
+        raise ValueError(f"a kong's tile must be a playing tile's code, not {' '.join(kongs)}")
     layout = Layout(tile_group=[None] * len(detections))
     if not detections:
         layout.warnings.append("no tiles found")
@@ -118,7 +138,7 @@ def assemble(detections: list[Detection], width: int, height: int) -> Layout:
     playing = {i for i in kept if not is_bonus(detections[i].code)}
     segments, line_of, cuts = _mend_uneven(*_only(playing, *_segments(_rows(kept, geo), geo, playing)), detections,
                                            geo)
-    hand_cluster, left_out = _find_hand(segments, line_of, detections, geo)
+    hand_cluster, left_out = _find_hand(segments, line_of, cuts, detections, geo)
     for k in sorted(left_out):
         names = " ".join(detections[i].code for i in segments[k])
         layout.warnings.append(f"tiles near the hand ({names}) were left out: the hand has its tiles without them")
@@ -134,14 +154,17 @@ def assemble(detections: list[Detection], width: int, height: int) -> Layout:
         add_group("concealed", reading.concealed)
     if reading.winning is not None:
         add_group("winning", [reading.winning])
+    meld_groups = []
     for meld in reading.melds:
         add_group("meld", meld.tiles, kind=meld.kind, concealed=meld.concealed)
+        meld_groups.append(len(layout.groups) - 1)
     if flowers:
         add_group("flowers", sorted(flowers, key=lambda i: geo.u[i]))
     for k, seg in enumerate(segments):
         if hand_cluster is None or k not in hand_cluster or k in reading.others:
             add_group("other", seg)
-    layout.hand = _build_hand(reading, flowers, detections, layout.warnings)
+    face_down_told = _tell_face_down(reading.melds, meld_groups, list(kongs), layout)
+    layout.hand = _build_hand(reading, flowers, detections, layout.warnings) if face_down_told else None
     return layout
 
 
@@ -462,7 +485,8 @@ def _is_meld_shape(seg: list[int], dets: list[Detection], geo: _Geometry) -> boo
     return _meld_of(seg, dets, geo) is not None
 
 
-def _find_hand(segments: list[list[int]], line_of: list[int], dets, geo: _Geometry) -> tuple[set[int] | None, set[int]]:
+def _find_hand(segments: list[list[int]], line_of: list[int], cuts: list[float], dets,
+               geo: _Geometry) -> tuple[set[int] | None, set[int]]:
     """The segments that make the hand. Each run that is not a meld is tried as the concealed row, and grown by
     the segments within a hand's reach of it (nearest first; melds and single tiles before other runs, which join
     only while the hand is short of tiles). The reading that wins: its tile count within one of a hand's, then
@@ -476,7 +500,7 @@ def _find_hand(segments: list[list[int]], line_of: list[int], dets, geo: _Geomet
     if not n:
         return None, set()
     gap = np.array([[_seg_gap(segments[a], segments[b], geo) if a != b else 0.0 for b in range(n)] for a in range(n)])
-    wall = _walls(segments, line_of, dets)
+    wall = _walls(segments, line_of, cuts, dets)
     meld = [not wall[k] and _is_meld_shape(s, dets, geo) for k, s in enumerate(segments)]
     seeds = [k for k in range(n) if not meld[k] and not wall[k]] or [k for k in range(n) if meld[k]]
     if not seeds:
@@ -512,13 +536,15 @@ def _find_hand(segments: list[list[int]], line_of: list[int], dets, geo: _Geomet
     return best[1], best[2]
 
 
-def _walls(segments: list[list[int]], line_of: list[int], dets: list[Detection]) -> list[bool]:
+def _walls(segments: list[list[int]], line_of: list[int], cuts: list[float], dets: list[Detection]) -> list[bool]:
     """Per segment, whether it is a row of backs alone that is no concealed kong: any but four backs, and four
-    whose line runs on into more backs (a face-down row, another player's or the wall, broken by the boxes)."""
+    whose line runs on into more backs (a face-down row, another player's or the wall, broken by the boxes), unless
+    those are four backs too, set apart by MEND_GAP or more (two concealed kongs side by side)."""
     backs = [all(dets[i].code == "back" for i in seg) for seg in segments]
 
     def runs_on(k: int) -> bool:
-        return any(0 <= j < len(segments) and line_of[j] == line_of[k] and backs[j] for j in (k - 1, k + 1))
+        return any(0 <= j < len(segments) and line_of[j] == line_of[k] and backs[j]
+                   and (len(segments[j]) != 4 or cuts[max(j, k)] < MEND_GAP) for j in (k - 1, k + 1))
 
     return [backs[k] and (len(seg) != 4 or runs_on(k)) for k, seg in enumerate(segments)]
 
@@ -531,7 +557,7 @@ def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], cu
     if not ids:
         warnings.append("no hand found among the tiles")
         return reading
-    is_wall = _walls(segments, line_of, dets)
+    is_wall = _walls(segments, line_of, cuts, dets)
     melds = {k: None if is_wall[k] else _meld_of(segments[k], dets, geo) for k in ids}
     walls = [k for k in ids if is_wall[k]]
     reading.others.extend(walls)
@@ -613,14 +639,37 @@ def _hand_spacing(ids: list[int], segments: list[list[int]], geo: _Geometry) -> 
     return statistics.median(spacings) if spacings else float("inf")
 
 
+def _tell_face_down(melds: list[_Meld], groups: list[int], answers: list[str], layout: Layout) -> bool:
+    """Give each concealed kong of four backs its tile from ``answers`` (in order), marking its group
+    ``face_down`` and, once told, its ``tile``; ask for each left without one (``FACE_DOWN_KONG``) and say which
+    answers were left over (``KONG_ANSWER_UNUSED``). Whether every such kong has its tile."""
+    told = True
+    for meld, g in zip(melds, groups, strict=True):
+        if meld.codes is not None:
+            continue
+        layout.groups[g]["face_down"] = True
+        if answers:
+            code = answers.pop(0)
+            meld.codes = [code] * 4
+            layout.groups[g]["tile"] = code
+            continue
+        told = False
+        layout.warn(f"a concealed kong shows four backs (group {g}): which tile it is cannot be seen; give it to "
+                    f"score the hand (mjlens photo --kong-tile CODE, or the field kongs: one code per such kong, "
+                    f"in order)",
+                    FACE_DOWN_KONG, group=g)
+    if answers:
+        layout.warn(f"kong tile(s) {' '.join(answers)} given, but no other concealed kong shows four backs: "
+                    f"not used", KONG_ANSWER_UNUSED)
+    return told
+
+
 def _build_hand(reading: _Reading, flowers: list[int], dets, warnings: list[str]) -> Hand | None:
     if not reading.concealed and reading.winning is None:
         return None
     melds = []
     for m in reading.melds:
-        if m.codes is None:
-            warnings.append("a concealed kong shows four backs: which tile it is cannot be seen")
-            return None
+        assert m.codes is not None, "a kong of four backs is told its tile before the hand is built"
         backs = sum(dets[i].code == "back" for i in m.tiles)
         if m.concealed and backs not in (2, 4):
             warnings.append(f"a concealed kong of {m.codes[0]} shows {backs} face-down tile(s), not 2 or 4")
