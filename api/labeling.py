@@ -1,5 +1,5 @@
 """Batch labelling: Recognition JSON -> YOLO or COCO labels in the detector's 43-class order, and an HTML page
-to review them (boxes drawn on each photo, low-confidence tiles flagged) before they are used for training.
+to review and correct them (boxes drawn on each photo, low-confidence tiles flagged) before they are used for training.
 
 Finding the photos is api.label_inputs, the photo-by-photo work api.label_work, writing files api.label_outputs;
 this module only makes the formats, each a small pure function of the recognitions.
@@ -8,13 +8,16 @@ this module only makes the formats, each a small pure function of the recognitio
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import yaml
 
-from mjlens.scoring.tiles import DETECTOR_CLASSES
+from mjlens.scoring.tiles import DETECTOR_CLASSES, NAMES_ZH
+
+from .label_outputs import json_text
 
 if TYPE_CHECKING:
     from .label_inputs import Photo
@@ -69,15 +72,9 @@ def coco(photos: Iterable[tuple[Photo, dict[str, Any]]]) -> dict[str, Any]:
             "categories": categories}
 
 
-_REVIEW_CSS = """
-body{font-family:system-ui,sans-serif;margin:16px;background:#f4f5f4;color:#1d2428}
-.summary{margin-bottom:16px}.flag{color:#b42318;font-weight:600}
-figure{background:#fff;margin:0 0 20px;padding:10px;border-radius:8px;box-shadow:0 1px 3px #0002}
-.photo{position:relative;max-width:960px}.photo img{width:100%;display:block}
-.b{position:absolute;border:2px solid #1a7f37;box-sizing:border-box}
-.b span{position:absolute;bottom:100%;left:0;background:#1a7f37;color:#fff;font:11px monospace;padding:0 2px;
-white-space:nowrap}.b.low{border:2px dashed #b42318}.b.low span{background:#b42318}
-"""
+REVIEW_FILES = Path(__file__).resolve().parent / "review"  # the review page's script and style, inlined
+#: The reader's alternatives the review page offers first for a tile.
+REVIEW_ALTERNATIVES = 3
 
 
 def plural(count: int, noun: str) -> str:
@@ -85,40 +82,57 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
-def review_html(photos: list[tuple[Photo, dict[str, Any]]], low: float, failed: list[Failure]) -> str:
-    """One page with every labelled photo and its boxes; tiles below ``low`` confidence are dashed red and
-    their photos are listed first, so a reviewer starts where corrections are most likely."""
-    flagged = [(p, r) for p, r in photos if any(t.get("confidence", 1) < low for t in known_tiles(r))]
-    parts = ["<!doctype html><html><head><meta charset='utf-8'><title>mjlens labels review</title>",
-             f"<style>{_REVIEW_CSS}</style></head><body><h1>Labels review</h1><div class='summary'>",
+def review_data(photos: list[tuple[Photo, dict[str, Any]]], low: float, formats: Sequence[str],
+                token: str | None = None) -> dict[str, Any]:
+    """What the review page edits: each photo's tiles (as corrected, where ``api.label_corrections`` made them so),
+    the codes to pick from, the label formats its saves write, and ``token`` when a local server saves them."""
+    return {
+        "low": low, "formats": list(formats), "token": token, "codes": list(DETECTOR_CLASSES), "names": NAMES_ZH,
+        "photos": [{"image": photo.image_name, "src": f"images/{_url(photo.image_name)}", "width": rec["width"],
+                    "height": rec["height"], "done": bool(rec.get("done")), "corrected": bool(rec.get("corrected")),
+                    "tiles": [_review_tile(t) for t in known_tiles(rec)]} for photo, rec in photos],
+    }
+
+
+def _review_tile(tile: dict[str, Any]) -> dict[str, Any]:
+    # boxes and confidences as read, unrounded: a save from the page writes the same labels as one from here
+    shown: dict[str, Any] = {"code": tile["code"], "box": [float(v) for v in tile["box"]]}
+    if tile.get("confidence") is not None:
+        shown["confidence"] = float(tile["confidence"])
+    alternatives = [a["code"] for a in tile.get("alternatives") or [] if a.get("code") in CLASS_INDEX]
+    if alternatives:
+        shown["alternatives"] = alternatives[:REVIEW_ALTERNATIVES]
+    return shown
+
+
+def review_html(photos: list[tuple[Photo, dict[str, Any]]], low: float, failed: list[Failure],
+                formats: Sequence[str] = ("yolo",), token: str | None = None) -> str:
+    """The review page: every labelled photo with its boxes, to correct (a tile's code, a false box, a missed one)
+    and mark done, then save as labels and ``corrections.jsonl``. Photos with tiles below ``low`` confidence come
+    first, so a reviewer starts where corrections are most likely. The page is one file with its script and data
+    inlined, so it works opened from the output folder; ``token`` is for a page served by ``mjlens label --review``
+    (api.label_review_server), which saves into the folder itself."""
+    flagged = [r for _, r in photos if not r.get("done") and any(t.get("confidence", 1) < low
+                                                                 for t in known_tiles(r))]
+    parts = ["<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+             "<meta name='viewport' content='width=device-width, initial-scale=1'><title>mjlens labels review</title>",
+             f"<style>{(REVIEW_FILES / 'review.css').read_text(encoding='utf-8')}</style></head><body>",
+             "<header id='bar'></header><h1>Labels review</h1><div class='summary'>",
              f"<p>{plural(len(photos), 'photo')}, {plural(sum(len(known_tiles(r)) for _, r in photos), 'tile')}. "
              f"<span class='flag'>{plural(len(flagged), 'photo')} with tiles below {low:.2f} confidence</span> "
-             "(dashed red boxes) are shown first.</p>"]
+             "(dashed red boxes) are shown first.</p>",
+             "<p class='help'>Tap a box to change its code or delete it; <b>Draw a box</b>, then drag over a missed "
+             "tile; <b>Done</b> when every box of a photo is right; then <b>Save</b>.</p>",
+             "<noscript><p class='flag'>The review page needs JavaScript.</p></noscript>"]
     if failed:
         parts.append(f"<p class='flag'>{plural(len(failed), 'file')} not labelled:</p><ul>")
         parts += [f"<li>{html.escape(f.relative)}: {html.escape(f.code)}: {html.escape(f.message)}</li>"
                   for f in failed]
         parts.append("</ul>")
-    parts.append("</div>")
-    flagged_keys = {p.key for p, _ in flagged}
-    ordered = flagged + [(p, r) for p, r in photos if p.key not in flagged_keys]
-    for photo, rec in ordered:
-        w, h = rec["width"], rec["height"]
-        tiles = known_tiles(rec)
-        n_low = sum(t.get("confidence", 1) < low for t in tiles)
-        parts.append(f"<figure id='{html.escape(photo.key, quote=True)}'><figcaption>"
-                     f"<b>{html.escape(photo.image_name)}</b> {w}x{h}, {plural(len(tiles), 'tile')}"
-                     + (f", <span class='flag'>{n_low} to check</span>" if n_low else "")
-                     + f"</figcaption><div class='photo'><img src='images/{_url(photo.image_name)}'"
-                     " alt='' loading='lazy'>")
-        for t in tiles:
-            x1, y1, x2, y2 = (float(v) for v in t["box"])
-            conf = float(t.get("confidence", 1))
-            parts.append(f"<div class='b{' low' if conf < low else ''}' style='left:{100 * x1 / w:.3f}%;"
-                         f"top:{100 * y1 / h:.3f}%;width:{100 * (x2 - x1) / w:.3f}%;height:{100 * (y2 - y1) / h:.3f}%'>"
-                         f"<span>{html.escape(t['code'])} {conf:.2f}</span></div>")
-        parts.append("</div></figure>")
-    parts.append("</body></html>")
+    data = json_text(review_data(photos, low, formats, token)).replace("<", "\\u003c")
+    parts += ["</div><main id='photos'></main><div id='picker' hidden></div>",
+              f'<script type="application/json" id="review-data">{data}</script>',
+              f"<script>{(REVIEW_FILES / 'review.js').read_text(encoding='utf-8')}</script></body></html>"]
     return "".join(parts)
 
 

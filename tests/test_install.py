@@ -9,6 +9,8 @@ import tomllib
 from fnmatch import fnmatch
 from pathlib import Path
 
+import pytest
+
 import mjlens
 from mjlens.api.cli import main
 from mjlens.api.commands import synth
@@ -33,12 +35,14 @@ def test_the_models_are_package_data():
     assert shipped(DETECTOR_FILE).parent == Path(sys.modules["mjlens.models"].__file__).parent
 
 
-def test_every_file_of_the_phone_page_is_package_data():
+@pytest.mark.parametrize(("folder", "package"), [("static", "mjlens.api.static"),  # the phone page
+                                                  ("review", "mjlens.api.review")])  # the label review page
+def test_every_file_of_a_page_is_package_data(folder, package):
     patterns = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    page = sorted(path for path in (REPO / "api" / "static").iterdir() if path.is_file())
+    page = sorted(path for path in (REPO / "api" / folder).iterdir() if path.is_file() and path.suffix != ".py")
     assert page
     for path in page:  # a file no pattern names would be missing from a wheel
-        assert any(fnmatch(path.name, pattern) for pattern in patterns["mjlens.api.static"]), path.name
+        assert any(fnmatch(path.name, pattern) for pattern in patterns[package]), path.name
 
 
 def test_version_and_python_dash_m():

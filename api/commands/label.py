@@ -6,7 +6,9 @@ Photos run in parallel: worker threads here (``--engine local``, the default) or
 done, so an interrupted run resumes where it stopped; a file that cannot be labelled is logged and counted and
 the run goes on. Ctrl-C (or SIGTERM) takes no more photos, lets the ones in flight finish (local) or drops them
 (Ray), writes everything finished and exits 128 + the signal's number. At the end the labels (YOLO txt +
-data.yaml, or COCO json) and ``review.html`` are written from every saved recognition.
+data.yaml, or COCO json) and ``review.html`` are written from every saved recognition, with the reviewer's
+corrections (``corrections.jsonl``) in place of the readings they correct. ``mjlens label --review DIR`` serves
+the review page of an output folder on this machine, its saves written into the folder.
 """
 
 from __future__ import annotations
@@ -33,11 +35,17 @@ DEFAULT_LOCAL_WORKERS = 2
 def register(sub) -> None:
     parser = sub.add_parser("label", help="batch-label a folder of photos (YOLO or COCO) with a review page",
                             description="Recognize every photo under DIR and write labels in the detector's 43-class "
-                                        "order to --out, with review.html showing the boxes. Re-running skips "
+                                        "order to --out, with review.html to correct them. Re-running skips "
                                         "photos already labelled; Ctrl-C stops after the photos in flight and "
-                                        "keeps what is done.")
-    parser.add_argument("folder", metavar="DIR", help="folder of photos (searched recursively)")
-    parser.add_argument("--out", required=True, metavar="DIR", help="output folder")
+                                        "keeps what is done. --review DIR serves an output folder's review page "
+                                        "on this machine, saving corrections straight into the folder.")
+    parser.add_argument("folder", metavar="DIR", nargs="?", help="folder of photos (searched recursively)")
+    parser.add_argument("--out", metavar="DIR", help="output folder")
+    parser.add_argument("--review", metavar="DIR", type=Path,
+                        help="serve the review page of the output folder DIR at http://127.0.0.1:PORT/, each save "
+                             "written into DIR (labels, corrections.jsonl, review.html); Ctrl-C stops")
+    parser.add_argument("--port", type=int, default=0, metavar="PORT",
+                        help="with --review, the port to serve on (default: a free one)")
     parser.add_argument("--format", choices=("yolo", "coco"), default="yolo", help="label format (default yolo)")
     parser.add_argument("--engine", choices=("local", "ray"), default="local",
                         help="local: worker threads in this process (default); ray: Ray workers, on this machine or "
@@ -106,6 +114,12 @@ def run(args) -> int:
     from ..label_work import LabelSettings
     from ..labeling import plural
 
+    if args.review is not None:
+        from ..label_review_server import run_review
+
+        return run_review(args)
+    if args.folder is None or args.out is None:
+        raise UsageError("give a folder of photos and --out DIR, or --review DIR")
     folder, out = Path(args.folder), Path(args.out)
     check_arguments(args, folder, out)
     # absolute paths: a worker on another node (or in another folder) opens the same files
@@ -122,6 +136,7 @@ def run(args) -> int:
             d.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise UsageError(f"cannot create {out}: {err.strerror}") from None
+    corrections = read_corrections_checked(output)
 
     photos = listing.photos
     todo = [p for p in photos if args.redo or not is_done(output, p)]
@@ -151,17 +166,17 @@ def run(args) -> int:
                 try:
                     engine.run(todo, on_outcome, stop)
                 except Exception:  # the engine failed (a cluster lost): keep what is done, then say why
-                    write_outputs(output, photos, args, failures)
+                    write_outputs(output, photos, args, failures, corrections)
                     raise
 
-    labelled = write_outputs(output, photos, args, failures)
+    labelled = write_outputs(output, photos, args, failures, corrections)
     # Ray drops the results in flight at a stop, though their photos may be done: those count from the disk
     reported = {o.photo.key for o in outcomes}
     unreported_done = 0 if args.redo else sum(1 for p in todo if p.key not in reported and is_done(output, p))
     new = sum(1 for o in outcomes if o.failure is None) + unreported_done
     print(f"mjlens label: {plural(labelled, 'photo')} labelled in {out} ({new} new, {len(photos) - len(todo)} "
-          f"already done, {len(failures)} failed: {out / FAILED_LIST}); review: {out / 'review.html'}",
-          file=sys.stderr)
+          f"already done, {len(failures)} failed: {out / FAILED_LIST}); review: {out / 'review.html'} (or "
+          f"mjlens label --review {out} to save corrections straight into it)", file=sys.stderr)
     if stop is not None and stop.is_set():
         remain = len(todo) - len(reported) - unreported_done
         print(f"mjlens label: stopped: {plural(remain, 'photo')} remain; run the same command again to resume",
@@ -186,15 +201,30 @@ def check_arguments(args, folder: Path, out: Path) -> None:
         raise UsageError("--review-conf must be between 0 and 1")
     if args.address and args.engine != "ray":
         raise UsageError("--address needs --engine ray")
+    if args.port:
+        raise UsageError("--port needs --review")
     if os.path.realpath(folder) == os.path.realpath(out):
         raise UsageError("--out must be a folder other than DIR (it may lie inside it)")
 
 
-def write_outputs(output, photos, args, failures) -> int:
-    """Labels, review page and the list of files not labelled, from every saved recognition; the count labelled."""
-    from ..label_outputs import json_text, write_atomic, write_failed
+def read_corrections_checked(output):
+    """The reviewer's corrections of the output folder (none the first time); a damaged file is exit 2, before any
+    photo is labelled."""
+    from ..label_corrections import CORRECTIONS_FILE, CorrectionError, read_corrections
+
+    try:
+        return read_corrections(output.root / CORRECTIONS_FILE)
+    except CorrectionError as err:
+        raise UsageError(f"{err.code}: {err.message} (correct it, or move it away to label without it)") from None
+
+
+def write_outputs(output, photos, args, failures, corrections) -> int:
+    """Labels, review page and the list of files not labelled, from every saved recognition as corrected; the count
+    labelled."""
+    from ..label_corrections import CorrectionError
+    from ..label_outputs import write_failed
+    from ..label_review import corrected_photos, write_review
     from ..label_work import load_recognition
-    from ..labeling import coco, data_yaml, review_html, yolo_lines
 
     labelled: list[tuple[Any, dict[str, Any]]] = []
     for photo in photos:
@@ -202,14 +232,12 @@ def write_outputs(output, photos, args, failures) -> int:
         if rec is None or not (output.images / photo.image_name).exists():
             continue  # not labelled yet
         labelled.append((photo, rec))
-        if args.format == "yolo":
-            lines = yolo_lines(rec)
-            write_atomic(output.labels / f"{photo.key}.txt", "\n".join(lines) + ("\n" if lines else ""))
-    if args.format == "yolo":
-        write_atomic(output.root / "data.yaml", data_yaml())
-    else:
-        write_atomic(output.root / "annotations.json", json_text(coco(labelled)))
-    write_atomic(output.root / "review.html", review_html(labelled, args.review_conf, failures))
+    try:
+        labelled = corrected_photos(labelled, corrections)
+    except CorrectionError as err:
+        raise UsageError(f"{err.code}: {err.message} (correct it in corrections.jsonl, or move the file away)"
+                         ) from None
+    write_review(output, labelled, (args.format,), args.review_conf, failures)
     write_failed(output, failures)
     return len(labelled)
 

@@ -80,7 +80,8 @@ def profile_from_labels(folder: str | Path, features: FeatureReader) -> Profile:
 def profile_from_corrections(path: str | Path, features: FeatureReader) -> Profile:
     """A profile of the tiles of Recognition JSON lines (one reading per line, or a list of them per line as
     ``mjlens recognize --json`` prints, its tiles as the player corrected them); each reading's ``image`` is the
-    photo, found beside the file when it is not an absolute path."""
+    photo, found beside the file when it is not an absolute path. A reading with ``"done": false`` (a photo the
+    review page of ``mjlens label`` holds as still being corrected) teaches nothing."""
     path = Path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
@@ -101,8 +102,14 @@ def profile_from_corrections(path: str | Path, features: FeatureReader) -> Profi
             for reading in value if isinstance(value, list) else [value]:  # mjlens recognize --json: one list
                 yield number, reading
 
+    not_done = 0
+
     def photos():
+        nonlocal not_done
         for number, reading in readings():
+            if isinstance(reading, dict) and reading.get("done") is False:
+                not_done += 1
+                continue
             try:
                 image_path = Path(reading["image"])
                 tiles = [(str(t["code"]), tuple(float(v) for v in t["box"])) for t in reading["tiles"]]
@@ -119,7 +126,14 @@ def profile_from_corrections(path: str | Path, features: FeatureReader) -> Profi
                                                  f"{getattr(err, 'message', err)}") from None
             yield image.bgr, [(code, tuple(v * image.scale for v in box)) for code, box in tiles]
 
-    return _examples(features, photos(), "corrections")
+    try:
+        return _examples(features, photos(), "corrections")
+    except ProfileError as err:
+        if err.code == "no_examples" and not_done:
+            raise ProfileError("no_examples", f"{err.message}: {path} holds {not_done} photo"
+                                              f"{'' if not_done == 1 else 's'} not marked done, which teach nothing "
+                                              "(mark them done on the review page)") from None
+        raise
 
 
 def _face_up_in_decoded(image: DecodedImage, tiles: Sequence[LabelledTile]) -> list[LabelledTile]:

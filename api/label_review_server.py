@@ -1,0 +1,215 @@
+"""``mjlens label --review DIR``: the review page of an output folder, served on this machine's loopback address
+so that its saves are written into the folder itself (opened as a file, the page saves by download or through
+the browser's File System Access API instead).
+
+Three routes: ``GET /`` the page, made afresh from the folder at each load; ``GET /images/NAME`` a photo of the
+folder; ``POST /save`` the page's corrections, checked, then written with the labels and the page (one save at a
+time). Only loopback is served, a request must name the server as its host (another site's page cannot reach it
+under another name), and a save must carry the page's token in a header, which a page of another origin cannot
+send without the server's consent.
+"""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+import secrets
+import sys
+import threading
+from dataclasses import dataclass
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+from .label_corrections import CORRECTIONS_FILE, CorrectionError, parse_corrections, read_corrections
+from .label_outputs import OutputFolder
+from .label_review import (
+    check_corrections,
+    corrected_photos,
+    failures_in,
+    formats_in,
+    labelled_in,
+    save_corrections,
+    write_review,
+)
+from .labeling import review_html
+
+HOST = "127.0.0.1"
+TOKEN_HEADER = "X-Review-Token"
+#: The largest save accepted: some 200,000 tiles' corrections.
+MAX_SAVE_BYTES = 32 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Review:
+    """The output folder served, the confidence below which tiles are flagged, and the page's token."""
+
+    out: OutputFolder
+    low: float
+    token: str
+
+
+class ReviewError(Exception):
+    """A request answered with an error: its HTTP status and a stable code with a message."""
+
+    def __init__(self, status: HTTPStatus, code: str, message: str):
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def check_folder(out: OutputFolder) -> None:
+    """An output folder of ``mjlens label``, with photos to review; a ``ReviewError`` says what is not."""
+    if not out.root.is_dir():
+        raise ReviewError(HTTPStatus.NOT_FOUND, "not_a_folder", f"{out.root} is not a folder")
+    if not out.recognitions.is_dir() or not out.images.is_dir():
+        raise ReviewError(HTTPStatus.NOT_FOUND, "not_labelled",
+                          f"{out.root} is not an output folder of mjlens label (no recognitions/ and images/)")
+    if not formats_in(out):
+        raise ReviewError(HTTPStatus.NOT_FOUND, "not_labelled", f"{out.root} holds no labels (data.yaml or "
+                                                                "annotations.json): run mjlens label into it first")
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: ReviewServer
+    server_version = "mjlens-review"
+
+    def do_GET(self) -> None:  # noqa: N802 - the name http.server calls
+        self._answer(self._get)
+
+    def do_POST(self) -> None:  # noqa: N802
+        self._answer(self._post)
+
+    def _answer(self, route) -> None:
+        try:
+            self._check_host()
+            status, kind, body = route(urlsplit(self.path).path)
+        except ReviewError as err:
+            status, kind = err.status, "application/json"
+            body = json.dumps({"code": err.code, "message": err.message}).encode()
+        except CorrectionError as err:
+            status, kind, body = HTTPStatus.BAD_REQUEST, "application/json", json.dumps(err.to_json()).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _check_host(self) -> None:
+        port = self.server.server_address[1]
+        if self.headers.get("Host", "") not in (f"{HOST}:{port}", f"localhost:{port}"):
+            raise ReviewError(HTTPStatus.FORBIDDEN, "wrong_host", f"open the page as http://{HOST}:{port}/")
+
+    def _get(self, path: str) -> tuple[HTTPStatus, str, bytes]:
+        review = self.server.review
+        if path in ("/", "/review.html"):
+            labelled = self.server.labelled()
+            page = review_html(labelled, review.low, failures_in(review.out), formats_in(review.out), review.token)
+            return HTTPStatus.OK, "text/html; charset=utf-8", page.encode("utf-8", errors="surrogateescape")
+        name = unquote(path.removeprefix("/images/"), errors="surrogateescape")
+        if path.startswith("/images/") and "/" not in name and name in self.server.image_names():
+            kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
+            try:
+                return HTTPStatus.OK, kind, (review.out.images / name).read_bytes()
+            except OSError as err:
+                raise ReviewError(HTTPStatus.NOT_FOUND, "cannot_read", f"images/{name}: {err.strerror}") from None
+        raise ReviewError(HTTPStatus.NOT_FOUND, "not_found", f"{path} is not a page of the review")
+
+    def _post(self, path: str) -> tuple[HTTPStatus, str, bytes]:
+        if path != "/save":
+            raise ReviewError(HTTPStatus.NOT_FOUND, "not_found", f"{path} takes no POST")
+        if not secrets.compare_digest(self.headers.get(TOKEN_HEADER, ""), self.server.review.token):
+            raise ReviewError(HTTPStatus.FORBIDDEN, "bad_token", "a save comes from the review page this server "
+                                                                 "served: load it again")
+        try:
+            length = int(self.headers.get("Content-Length", ""))
+        except ValueError:
+            raise ReviewError(HTTPStatus.LENGTH_REQUIRED, "no_length", "a save says its length") from None
+        if not 0 <= length <= MAX_SAVE_BYTES:
+            raise ReviewError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too_large",
+                              f"a save is at most {MAX_SAVE_BYTES // 1024 // 1024} MiB")
+        try:
+            body = json.loads(self.rfile.read(length))
+        except ValueError as err:
+            raise CorrectionError("bad_corrections", f"the save is not JSON: {err}") from None
+        if not isinstance(body, dict) or "corrections" not in body:
+            raise CorrectionError("bad_corrections", 'the save is not {"corrections": [...]}')
+        saved = self.server.save(parse_corrections(body["corrections"]))
+        return HTTPStatus.OK, "application/json", json.dumps(saved).encode()
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - http.server's name
+        pass  # a request a line would bury the address the command printed
+
+
+class ReviewServer(ThreadingHTTPServer):
+    """The review of one output folder on ``HOST``."""
+
+    daemon_threads = True
+
+    def __init__(self, review: Review, port: int = 0):
+        super().__init__((HOST, port), _Handler)
+        self.review = review
+        self._save_lock = threading.Lock()
+
+    @property
+    def url(self) -> str:
+        return f"http://{HOST}:{self.server_address[1]}/"
+
+    def labelled(self):
+        """The folder's photos with their readings as corrected so far."""
+        out = self.review.out
+        return corrected_photos(labelled_in(out), read_corrections(out.root / CORRECTIONS_FILE))
+
+    def image_names(self) -> set[str]:
+        return {photo.image_name for photo, _ in labelled_in(self.review.out)}
+
+    def save(self, corrections) -> dict[str, Any]:
+        """Write the corrections, then the labels and the page from them; what was written."""
+        out = self.review.out
+        with self._save_lock:
+            labelled = labelled_in(out)
+            by_name = {c.image_name: c for c in corrections}
+            check_corrections(labelled, by_name)
+            formats = formats_in(out)
+            save_corrections(out, corrections)
+            write_review(out, corrected_photos(labelled, by_name), formats, self.review.low, failures_in(out))
+        files = [CORRECTIONS_FILE, "review.html"] + (["labels/", "data.yaml"] if "yolo" in formats else []) \
+            + (["annotations.json"] if "coco" in formats else [])
+        return {"saved": len(corrections), "done": sum(c.done for c in corrections), "photos": len(labelled),
+                "files": files}
+
+
+def run_review(args) -> int:
+    """``mjlens label --review DIR [--port P]``: serve until Ctrl-C."""
+    from .cli import EXIT_OK, UsageError
+
+    if args.folder is not None or args.out is not None:
+        raise UsageError("--review serves an output folder alone: give no photo folder or --out with it")
+    if not 0 <= args.port <= 65535:
+        raise UsageError("--port must be between 0 and 65535")
+    if not 0.0 <= args.review_conf <= 1.0:
+        raise UsageError("--review-conf must be between 0 and 1")
+    out = OutputFolder(Path(args.review).absolute())
+    try:
+        check_folder(out)
+        read_corrections(out.root / CORRECTIONS_FILE)  # a damaged file said now, not at the first load
+    except ReviewError as err:
+        raise UsageError(f"{err.code}: {err.message}") from None
+    except CorrectionError as err:
+        raise UsageError(f"{err.code}: {err.message} (correct it, or move it away to start afresh)") from None
+    try:
+        server = ReviewServer(Review(out, args.review_conf, secrets.token_urlsafe(24)), args.port)
+    except OSError as err:
+        raise UsageError(f"cannot serve on {HOST}:{args.port}: {err.strerror} (give another port with --port, or "
+                         "leave it out for a free one)") from None
+    print(f"mjlens label: reviewing {args.review} at {server.url} (saves write into the folder; Ctrl-C stops)",
+          file=sys.stderr)
+    with server:
+        try:
+            server.serve_forever()
+        except KeyboardInterrupt:
+            print("mjlens label: review stopped", file=sys.stderr)
+    return EXIT_OK
