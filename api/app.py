@@ -33,7 +33,14 @@ from .analysis import analysis_router
 from .errors import REQUEST_ERROR_CODES, ApiError, ErrorBody
 from .jsonlimits import json_form_field
 from .logs import configure as configure_logs
-from .middleware import ApiKeyGate, BodyLimitMiddleware, BusyGate, JsonLimitMiddleware, RequestIdMiddleware
+from .middleware import (
+    ApiKeyGate,
+    BodyLimitMiddleware,
+    BusyGate,
+    JsonLimitMiddleware,
+    RequestIdMiddleware,
+    UploadLimits,
+)
 from .pipeline import (
     RecognizerLike,
     check_kongs,
@@ -160,12 +167,12 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
 
     errors.install(app)
     # the last added is the outermost: request ids, then CORS (so early 401/413/503 answers carry its headers
-    # too), then the guards that need only the headers and the raw body, before any route parses anything
+    # too), then the key (a request without it learns nothing else, not even a limit), then the guards that need
+    # only the headers and the raw body, before any route parses anything
     app.add_middleware(JsonLimitMiddleware, max_depth=settings.max_json_depth)
-    app.add_middleware(BusyGate, pool_of=lambda: app.state.pool, paths=UPLOAD_PATHS,
-                       max_uploads=settings.uploads_in_flight(), max_bytes=settings.max_upload_bytes_in_flight)
-    app.add_middleware(ApiKeyGate, api_key=settings.api_key, open_paths=OPEN_PATHS, open_prefixes=OPEN_PREFIXES)
+    app.add_middleware(BusyGate, pool_of=lambda: app.state.pool, paths=UPLOAD_PATHS, limits=_upload_limits(settings))
     app.add_middleware(BodyLimitMiddleware, limit_of=_body_limit(settings), timeout_s=settings.body_timeout_s)
+    app.add_middleware(ApiKeyGate, api_key=settings.api_key, open_paths=OPEN_PATHS, open_prefixes=OPEN_PREFIXES)
     if settings.cors_list():
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_list(), allow_methods=["GET", "POST", "DELETE"],
                            allow_headers=["Content-Type", "X-API-Key", "X-Request-ID", profiles.TOKEN_HEADER],
@@ -227,6 +234,13 @@ def _body_limit(settings: Settings):
         return upload if path in UPLOAD_PATHS and content_type.startswith(b"multipart/form-data") else other
 
     return limit_of
+
+
+def _upload_limits(settings: Settings) -> UploadLimits:
+    return UploadLimits(places=settings.uploads_in_flight(), reserved=settings.reserved_uploads(),
+                        max_bytes=settings.max_upload_bytes_in_flight, per_client=settings.max_uploads_per_client,
+                        min_rate=settings.min_upload_rate, normal_rate=settings.normal_upload_rate,
+                        grace_s=settings.upload_grace_s)
 
 
 def _api_key_dependency(settings: Settings):

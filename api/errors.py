@@ -28,11 +28,14 @@ API_ERROR_CODES = {
     "bad_field": "a field has a value of the wrong type or out of range",
     "bad_request": "the request is malformed in another way",
     "request_too_large": "the request body is larger than the limit (photo + form, or JSON)",
-    "request_timeout": "the request's body did not arrive within the body timeout",
+    "request_timeout": "the request's body did not arrive within the body timeout, or a photo arrived slower than "
+                       "the least upload rate",
     "unauthorized": "the API key is missing or wrong",
     "not_found": "no such path",
     "method_not_allowed": "the path does not accept this method",
-    "busy": "every worker is busy and the queue is full: retry after Retry-After seconds",
+    "busy": "the detector's workers and queue, or the places for photos being received, are full (the message says "
+            "which): retry after Retry-After seconds",
+    "client_upload_limit": "this client has its most photos in flight at once: retry when one is answered",
     "model_unavailable": "the tile detector is not loaded",
     "profile_not_found": "no profile with this id, or its token is missing or wrong (the two alike)",
     "profile_limit": "the service holds its most profiles",

@@ -3,9 +3,9 @@
 ``RequestIdMiddleware``: request ids, access logs, and the last line of defence for bugs (an unexpected
 exception gets the standard JSON body, status 500 with code ``internal``, and the request id). Then the guards
 that act on the headers and the raw body before any route runs, so nothing is parsed or buffered unbounded:
-``BodyLimitMiddleware`` (bytes counted as they arrive, body timeout), ``ApiKeyGate`` (the key checked before a
-byte of body is read), ``BusyGate`` (photo uploads in flight bounded in count and bytes, overload refused
-early), ``JsonLimitMiddleware`` (JSON nesting depth).
+``ApiKeyGate`` (the key checked before anything else, a byte of body included), ``BodyLimitMiddleware`` (bytes
+counted as they arrive, body timeout), ``BusyGate`` (photo uploads in flight bounded in count, bytes, per client
+and rate, overload refused early), ``JsonLimitMiddleware`` (JSON nesting depth).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import asyncio
 import logging
 import secrets
 import time
+from dataclasses import dataclass
 
 from .errors import error_response
 from .jsonlimits import JsonLimitError, loads_limited
@@ -208,53 +209,99 @@ class ApiKeyGate:
         await self.app(scope, receive, send)
 
 
-class BusyGate:
-    """Answer 503 ``busy`` at once, before the upload is read, when the inference pool is already full or the
-    photo uploads in flight (being received, waiting or read) reach their count or their bytes.
+#: Bytes of an upload that show it is arriving: it takes an upload place once these (or its whole body) are in, so a
+#: client that sends headers and then trickles holds none.
+PROOF_BYTES = 64 * 1024
 
-    The pool refuses overflow itself too (api.queue); checking here as well means a refused client costs the
-    server almost nothing (no multipart parsing), so overload does not slow down the requests being served.
-    Upload bytes are counted as they arrive, so chunked uploads are held to the same budget.
+
+@dataclass(frozen=True)
+class UploadLimits:
+    """What the photo uploads in flight may hold (api.settings says what each is)."""
+
+    places: int  # uploads holding a place at once, from their first PROOF_BYTES to their answer
+    reserved: int  # of those, kept for uploads arriving at ``normal_rate``
+    max_bytes: int  # bytes of every upload in flight, counted as they arrive
+    per_client: int  # uploads in flight from one client address, holding a place or not yet
+    min_rate: float  # bytes/s, averaged from the headers, once ``grace_s`` has passed
+    normal_rate: float  # bytes/s an upload in a reserved place keeps to
+    grace_s: float
+    proof_bytes: int = PROOF_BYTES
+
+
+@dataclass
+class _Upload:
+    started: float  # event-loop time at the end of the headers
+    received: int = 0
+    place: str | None = None  # "open" or "reserved" once it holds one
+
+    def rate(self, now: float) -> float:
+        return self.received / max(now - self.started, 1e-6)
+
+
+class BusyGate:
+    """Bounds the photo uploads in flight so that a few clients cannot shut out the rest.
+
+    At the headers: 503 ``busy`` at once when the inference pool is full (its own check too, in api.queue; here
+    a refused client costs the server almost nothing), 429 ``client_upload_limit`` when the client's address has
+    ``per_client`` uploads in flight already, 503 when the declared length would pass the bytes in flight.
+    As the body arrives, counted (chunked too): an upload takes a place only once ``proof_bytes`` or its whole body
+    are in, so headers and a trickle hold none; once ``grace_s`` has passed its average rate must stay at
+    ``min_rate`` (``normal_rate`` in a reserved place), else 408 and the place is free again. The last ``reserved``
+    places go only to uploads arriving at ``normal_rate`` or faster. Every 503 says what is full.
     """
 
-    def __init__(self, app, pool_of, paths: tuple[str, ...], max_uploads: int, max_bytes: int):
+    def __init__(self, app, pool_of, paths, limits: UploadLimits):
         self.app = app
         self.pool_of = pool_of  # () -> InferencePool: the app replaces its pool on each start
         self.paths = paths
-        self.max_uploads, self.max_bytes = max_uploads, max_bytes
-        self.uploads = 0  # requests admitted and not yet answered, on the event loop thread only
+        self.limits = limits
+        # on the event loop thread only
+        self.uploads = 0  # requests admitted and not yet answered, holding a place or not yet
         self.upload_bytes = 0
+        self.places = {"open": 0, "reserved": 0}
+        self.per_client: dict[str, int] = {}
 
     async def __call__(self, scope, receive, send):
         if not (scope["type"] == "http" and scope.get("method") == "POST" and scope.get("path") in self.paths):
             await self.app(scope, receive, send)
             return
         exchange = _Exchange(scope, send)
-        pool = self.pool_of()
+        pool, limits = self.pool_of(), self.limits
+        retry = {"Retry-After": str(pool.retry_after_s)}
+        client = (scope.get("client") or ("unknown",))[0]
         length = _header(scope, b"content-length")
         declared = int(length) if length is not None and length.strip().isdigit() else 0
-        if pool.in_flight >= pool.capacity or self.uploads >= self.max_uploads:
-            await exchange.answer(503, "busy", f"all {pool.workers} workers are busy and the queue is full; retry "
-                                               "shortly", self._retry_after(pool))
+        if pool.full:
+            await exchange.answer(503, "busy", pool.busy_message(), retry)
             return
-        if self.upload_bytes + declared > self.max_bytes:
-            await exchange.answer(503, "busy", "too many photos are being received; retry shortly",
-                                  self._retry_after(pool))
+        if self.per_client.get(client, 0) >= limits.per_client:
+            await exchange.answer(429, "client_upload_limit", f"this client sends {limits.per_client} photos "
+                                  "already, the most one client may at once; retry when one is answered", retry)
             return
+        if self.upload_bytes + declared > limits.max_bytes:
+            await exchange.answer(503, "busy", self._bytes_full(), retry)
+            return
+        loop = asyncio.get_running_loop()
+        upload = _Upload(loop.time())
         self.uploads += 1
-        counted = 0
+        self.per_client[client] = self.per_client.get(client, 0) + 1
 
         async def counted_receive():
-            nonlocal counted
-            message = await receive()
-            if message["type"] == "http.request" and message.get("body"):
-                size = len(message["body"])
-                if self.upload_bytes + size > self.max_bytes:
-                    await exchange.refuse(503, "busy", "too many photos are being received; retry shortly",
-                                          self._retry_after(pool))
-                counted += size
-                self.upload_bytes += size
+            if exchange.body_done:
+                return await receive()
+            message = await self._receive_in_time(receive, upload, exchange, loop)
+            size = len(message.get("body", b"")) if message["type"] == "http.request" else 0
+            if self.upload_bytes + size > limits.max_bytes:
+                await exchange.refuse(503, "busy", self._bytes_full(), retry)
+            upload.received += size
+            self.upload_bytes += size
             exchange.received(message)
+            if upload.place is None and message["type"] == "http.request" and (
+                    upload.received >= limits.proof_bytes or exchange.body_done):
+                upload.place = self._take_place(upload.rate(loop.time()))
+                if upload.place is None:
+                    await exchange.refuse(503, "busy", f"all {limits.places} upload places hold photos being "
+                                                       "received or read; retry shortly", retry)
             return message
 
         try:
@@ -263,11 +310,48 @@ class BusyGate:
             pass
         finally:
             self.uploads -= 1
-            self.upload_bytes -= counted
+            self.upload_bytes -= upload.received
+            if upload.place is not None:
+                self.places[upload.place] -= 1
+            self.per_client[client] -= 1
+            if not self.per_client[client]:
+                del self.per_client[client]
 
-    @staticmethod
-    def _retry_after(pool) -> dict[str, str]:
-        return {"Retry-After": str(pool.retry_after_s)}
+    async def _receive_in_time(self, receive, upload: _Upload, exchange: _Exchange, loop):
+        """The next message, or 408 once the upload's average rate falls below what its place needs (after the
+        grace); an upload in a reserved place that falls below the normal rate moves to an open place if one is
+        free, keeping to the least rate from then on."""
+        limits = self.limits
+        while True:
+            needed = limits.normal_rate if upload.place == "reserved" else limits.min_rate
+            deadline = upload.started + max(limits.grace_s, upload.received / needed)
+            try:
+                async with asyncio.timeout_at(deadline):
+                    return await receive()
+            except TimeoutError:
+                if upload.place == "reserved" and self.places["open"] < limits.places - limits.reserved:
+                    self.places["reserved"] -= 1
+                    self.places["open"] += 1
+                    upload.place = "open"
+                    continue
+                rate = upload.rate(loop.time())
+                await exchange.refuse(408, "request_timeout", f"the photo arrived at {rate:.0f} bytes/s; the "
+                                      f"service waits for one arriving at {needed:.0f} bytes/s or faster")
+
+    def _take_place(self, rate: float) -> str | None:
+        """An open place, else a reserved one for an upload arriving at the normal rate; None when none is left."""
+        limits = self.limits
+        if self.places["open"] < limits.places - limits.reserved:
+            self.places["open"] += 1
+            return "open"
+        if self.places["reserved"] < limits.reserved and rate >= limits.normal_rate:
+            self.places["reserved"] += 1
+            return "reserved"
+        return None
+
+    def _bytes_full(self) -> str:
+        return (f"{self.upload_bytes / 2**20:.0f} MiB of photos are being received and this one would pass the "
+                f"{self.limits.max_bytes / 2**20:.0f} MiB the service holds at once; retry shortly")
 
 
 class JsonLimitMiddleware:

@@ -29,10 +29,19 @@ class InferencePool:
         self.closed = False
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="mjlens-infer")
 
+    @property
+    def full(self) -> bool:
+        return self.in_flight >= self.capacity
+
+    def busy_message(self) -> str:
+        """What a 503 says when the pool is full."""
+        waiting = self.capacity - self.workers
+        return (f"the detector is busy: {self.workers} photo{'s' * (self.workers != 1)} being read and {waiting} "
+                "waiting, the most it holds; retry shortly")
+
     async def run(self, fn: Callable[..., T], *args) -> T:
-        if self.in_flight >= self.capacity:
-            raise ApiError(503, "busy", f"all {self.workers} workers are busy and the queue is full; retry shortly",
-                           headers={"Retry-After": str(self.retry_after_s)})
+        if self.full:
+            raise ApiError(503, "busy", self.busy_message(), headers={"Retry-After": str(self.retry_after_s)})
         self.in_flight += 1
         try:
             return await asyncio.get_running_loop().run_in_executor(self._executor, fn, *args)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from mjlens.models import DETECTOR_FILE, shipped
@@ -32,10 +32,25 @@ class Settings(BaseSettings):
     max_json_bytes: int = Field(default=256 * 1024, gt=0)
     #: Deepest nesting of objects and arrays in any JSON the service parses (a Hand JSON nests 4 deep).
     max_json_depth: int = Field(default=32, gt=0)
-    #: Photo uploads in flight at once (being received, waiting or read); default twice the pool's capacity.
+    #: Photo uploads holding a place at once, from their first 64 KiB (or whole body) to their answer: being
+    #: received, waiting or read. Default: twice the pool's capacity.
     max_uploads_in_flight: int | None = Field(default=None, gt=0)
     #: Bytes of photo uploads held at once, counted as they arrive.
     max_upload_bytes_in_flight: int = Field(default=256 * 1024 * 1024, gt=0)
+    #: Photo uploads one client may have in flight at once. A client is its address: behind a reverse proxy, set
+    #: ``forwarded_allow_ips`` so that the address is the client's, not the proxy's.
+    max_uploads_per_client: int = Field(default=4, gt=0)
+    #: Least rate, in bytes a second averaged from the end of the headers, at which a photo must arrive once
+    #: ``upload_grace_s`` has passed (16 KiB/s: a 5 MB photo in 5 minutes); slower is 408 and frees its place.
+    min_upload_rate: int = Field(default=16 * 1024, gt=0)
+    #: Seconds an upload has before its rate is judged (a phone's connection may be slow to start).
+    upload_grace_s: float = Field(default=5.0, gt=0)
+    #: Of the uploads in flight, how many are kept for photos arriving at ``normal_upload_rate`` or faster, so that
+    #: uploads trickling in just above the least rate cannot take them all. Default: half.
+    reserved_upload_slots: int | None = Field(default=None, ge=0)
+    #: The rate, in bytes a second, of a photo sent at a normal pace (128 KiB/s, about 1 Mbit/s): an upload in a
+    #: reserved place must keep to it.
+    normal_upload_rate: int = Field(default=128 * 1024, gt=0)
     #: Seconds a client has to send a request's headers (from the connection or the end of the previous answer).
     header_timeout_s: float = Field(default=10.0, gt=0)
     #: Seconds a client has to send a request's whole body, from the end of its headers.
@@ -91,6 +106,19 @@ class Settings(BaseSettings):
 
     def uploads_in_flight(self) -> int:
         return self.max_uploads_in_flight or 2 * (self.workers + self.queue_size)
+
+    @model_validator(mode="after")
+    def _reserve_leaves_room(self) -> Settings:
+        if self.reserved_upload_slots is not None and self.reserved_upload_slots >= self.uploads_in_flight():
+            raise ValueError(f"reserved_upload_slots must be less than the uploads in flight "
+                             f"({self.uploads_in_flight()})")
+        return self
+
+    def reserved_uploads(self) -> int:
+        """Upload places kept for photos arriving at the normal rate."""
+        if self.reserved_upload_slots is not None:
+            return self.reserved_upload_slots
+        return self.uploads_in_flight() // 2
 
     def inference_threads(self) -> int:
         return self.threads or default_threads(self.workers)

@@ -350,6 +350,7 @@ def test_full_queue_answers_503_with_retry_after():
 
     refused, scoring, held = asyncio.run(scenario())
     assert_error(refused, 503, "busy")
+    assert "detector is busy: 1 photo being read and 1 waiting" in refused.json()["error"]["message"]
     assert refused.headers["Retry-After"] == "3"
     assert scoring.status_code == 400  # scoring does not wait for the detector
     assert [r.status_code for r in held] == [200, 200]

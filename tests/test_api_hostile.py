@@ -67,13 +67,14 @@ class Body:
         await asyncio.sleep(3600)  # the body is over: wait for a disconnect that never comes
 
 
-async def asgi_call(app, method: str, path: str, body: Body, headers: dict[str, str] | None = None):
-    """(status, response headers, JSON body) of one request sent straight to the ASGI app."""
+async def asgi_call(app, method: str, path: str, body: Body, headers: dict[str, str] | None = None,
+                    client: str = "127.0.0.1"):
+    """(status, response headers, JSON body) of one request sent straight to the ASGI app from ``client``."""
     sent: list[dict] = []
     raw_headers = [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "path": path,
              "raw_path": path.encode(), "root_path": "", "scheme": "http", "query_string": b"",
-             "headers": raw_headers, "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 8000), "state": {}}
+             "headers": raw_headers, "client": (client, 5000), "server": ("127.0.0.1", 8000), "state": {}}
 
     async def send(message):
         sent.append(message)
@@ -141,6 +142,14 @@ def test_without_the_key_nothing_is_read(path):
     assert (status, answer["error"]["code"], body.pulled) == (401, "unauthorized", 0)
 
 
+def test_without_the_key_a_declared_length_over_the_limit_is_401_not_413():
+    """A client without the key learns nothing of the service, its limits included."""
+    body = Body(endless=b"x")
+    headers = {"Content-Length": str(21 * 2**20), "Content-Type": "multipart/form-data; boundary=b"}
+    status, _, answer = run(asgi_call(make_app(api_key="s3cret"), "POST", "/v1/recognize", body, headers))
+    assert (status, answer["error"]["code"], body.pulled) == (401, "unauthorized", 0)
+
+
 def test_a_body_that_does_not_arrive_in_time_is_answered_408():
     app = make_app(body_timeout_s=0.3)
     body = Body(chunks=[b'{"rules": ', b'"mcr"}'], stall_s=0.2)
@@ -160,22 +169,104 @@ def test_answers_to_bodies_read_whole_keep_the_connection():
 
 
 # -- uploads in flight -----------------------------------------------------------------------------------------
+def whole_upload(stall_s: float = 0.0) -> Body:
+    """A photo's whole upload, in chunks of 16 KiB."""
+    data = PART + sample_photo() + b"\r\n--b--\r\n"
+    return Body(chunks=[data[i:i + 16_384] for i in range(0, len(data), 16_384)], stall_s=stall_s)
+
+
+async def until(condition, timeout_s: float = 10.0) -> None:
+    for _ in range(int(timeout_s / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the condition was not met in time")
+
+
 def test_uploads_in_flight_are_bounded_in_count():
-    """An upload still being received holds its place: one more than the bound is a quick 503."""
-    app = make_app(BlockingRecognizer(), max_uploads_in_flight=1)
+    """An upload whose photo is in holds its place while it is read: one more than the bound is a 503 once its
+    first bytes show it is arriving, saying that the upload places are what is full."""
+    blocking = BlockingRecognizer()
+    app = make_app(blocking, max_uploads_in_flight=1)
 
     async def scenario():
-        slow = endless_upload(1000, stall_s=0.05)
-        held = asyncio.create_task(asgi_call(app, "POST", "/v1/recognize", slow, UPLOAD))
-        await asyncio.sleep(0.2)
-        second = endless_upload(1000)
-        refused = await asgi_call(app, "POST", "/v1/photo-score", second, UPLOAD)
-        held.cancel()
-        return refused, second.pulled
+        held = asyncio.create_task(asgi_call(app, "POST", "/v1/recognize", whole_upload(), UPLOAD))
+        assert await asyncio.to_thread(blocking.started.acquire, True, 10)  # read, holding its place
+        second = endless_upload(16_384)
+        refused = await asgi_call(app, "POST", "/v1/photo-score", second, UPLOAD, client="10.0.0.2")
+        blocking.release.set()
+        return refused, second.pulled, await held
 
-    (status, headers, answer), pulled = run(scenario())
-    assert (status, answer["error"]["code"], pulled) == (503, "busy", 0)
+    (status, headers, answer), pulled, (held_status, _, _) = run(scenario())
+    assert (status, answer["error"]["code"], held_status) == (503, "busy", 200)
+    assert "upload places" in answer["error"]["message"] and "worker" not in answer["error"]["message"]
+    assert pulled * 16_384 <= 64 * 1024 + 2 * 16_384  # refused once it showed its first 64 KiB
     assert headers[b"retry-after"] == b"1"
+
+
+def test_headers_and_a_trickle_hold_no_place():
+    """Uploads that send their headers and then trickle take no place: an honest photo is read beside them, and
+    each trickle is 408 once its grace has passed below the least rate."""
+    app = make_app(max_uploads_in_flight=1, upload_grace_s=0.5, min_upload_rate=50_000)
+
+    async def scenario():
+        trickles = [asyncio.create_task(asgi_call(app, "POST", "/v1/recognize", endless_upload(100, stall_s=0.05),
+                                                  UPLOAD, client=f"10.0.0.{k}")) for k in range(1, 4)]
+        await asyncio.sleep(0.1)
+        honest = await asgi_call(app, "POST", "/v1/recognize", whole_upload(), UPLOAD, client="10.0.1.1")
+        return honest, await asyncio.gather(*trickles)
+
+    (honest_status, _, _), trickled = run(scenario())
+    assert honest_status == 200
+    for status, headers, answer in trickled:
+        assert (status, answer["error"]["code"]) == (408, "request_timeout")
+        assert "bytes/s" in answer["error"]["message"] and headers[b"connection"] == b"close"
+    gate = _busy_gate(app)
+    assert (gate.uploads, gate.upload_bytes, gate.places, gate.per_client) == (0, 0, {"open": 0, "reserved": 0}, {})
+
+
+def test_one_client_holds_only_its_share_of_uploads():
+    app = make_app(max_uploads_per_client=2)
+
+    async def scenario():
+        mine = [asyncio.create_task(asgi_call(app, "POST", "/v1/recognize", endless_upload(100, stall_s=0.05),
+                                              UPLOAD)) for _ in range(2)]
+        await until(lambda: app.middleware_stack and _busy_gate(app).per_client.get("127.0.0.1") == 2)
+        third = endless_upload(100)
+        refused = await asgi_call(app, "POST", "/v1/recognize", third, UPLOAD)
+        other = await asgi_call(app, "POST", "/v1/recognize", whole_upload(), UPLOAD, client="10.0.0.9")
+        for task in mine:
+            task.cancel()
+        return refused, third.pulled, other
+
+    (status, _, answer), pulled, (other_status, _, _) = run(scenario())
+    assert (status, answer["error"]["code"], pulled, other_status) == (429, "client_upload_limit", 0, 200)
+
+
+def test_the_reserved_places_go_to_photos_arriving_at_a_normal_rate():
+    """Slow uploads (above the least rate) take the open places only; a photo arriving at the normal rate still
+    finds a reserved one."""
+    blocking = BlockingRecognizer()
+    app = make_app(blocking, max_uploads_in_flight=2, reserved_upload_slots=1, min_upload_rate=1_000,
+                   normal_upload_rate=5_000_000)  # the slow ones: 16 KiB each 20 ms, under 1 MB/s
+
+    async def scenario():
+        slow = asyncio.create_task(asgi_call(app, "POST", "/v1/recognize", whole_upload(stall_s=0.02), UPLOAD,
+                                             client="10.0.0.1"))
+        assert await asyncio.to_thread(blocking.started.acquire, True, 10)  # the open place is taken
+        slower = await asgi_call(app, "POST", "/v1/recognize", whole_upload(stall_s=0.02), UPLOAD,
+                                 client="10.0.0.2")
+        fast = asyncio.create_task(asgi_call(app, "POST", "/v1/recognize", whole_upload(), UPLOAD,
+                                             client="10.0.0.3"))
+        assert await asyncio.to_thread(blocking.started.acquire, True, 10)
+        places = dict(_busy_gate(app).places)
+        blocking.release.set()
+        return slower, places, await slow, await fast
+
+    (slower_status, _, answer), places, (slow_status, _, _), (fast_status, _, _) = run(scenario())
+    assert (slower_status, answer["error"]["code"]) == (503, "busy")
+    assert places == {"open": 1, "reserved": 1}
+    assert (slow_status, fast_status) == (200, 200)
 
 
 def test_uploads_in_flight_are_bounded_in_bytes():
