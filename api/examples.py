@@ -32,6 +32,7 @@ RECOGNITION = {
              "melds": [{"kind": "pung", "tiles": ["5z", "5z", "5z"], "concealed": False}],
              "winning_tile": "9s", "flowers": [], "context": {}},
     "warnings": [],
+    "warning_details": [],
 }
 
 

@@ -44,13 +44,13 @@ def without_layout(recognizer: Recognizer) -> Recognizer:
 
 def test_recognition_json(model, photo_bytes):
     result = without_layout(Recognizer(model)).recognize(photo_bytes, "table.jpg")
-    assert set(result) == {"image", "width", "height", "tiles", "groups", "hand", "warnings"}
+    assert set(result) == {"image", "width", "height", "tiles", "groups", "hand", "warnings", "warning_details"}
     assert (result["image"], result["width"], result["height"]) == ("table.jpg", 128, 128)
     assert [t["code"] for t in result["tiles"]] == ["3s", "3s", "7z"]  # left to right
     first = result["tiles"][0]
     assert first["box"] == pytest.approx([16, 40, 36, 72]) and first["confidence"] == pytest.approx(0.9)
     assert first["alternatives"][0]["code"] == "2s" and first["group"] is None
-    assert result["hand"] is None and NO_LAYOUT_WARNING in result["warnings"]
+    assert result["hand"] is None and NO_LAYOUT_WARNING in result["warnings"] and result["warning_details"] == []
     json.dumps(result)
 
 
