@@ -382,3 +382,45 @@ def test_four_backs_of_a_longer_face_down_row_are_no_concealed_kong():
     layout = assemble(t.detections(), 1600, 900)
     assert layout.hand is not None and not layout.hand.melds and layout.hand.winning_tile == "2z"
     assert set(layout.in_hand()) == set(row + win)
+
+
+def _stack(t: Table, under: int, lift: float) -> int:
+    """Lay a tile of its code on tile ``under``, its face ``lift`` tile widths farther up the photo (the raise of
+    a tile's thickness as the camera sees it); its index."""
+    code, x, y, _ = t.dets[under]
+    t.dets.append((code, x, y - lift * W, False))
+    return len(t.dets) - 1
+
+
+@pytest.mark.parametrize("angle", [0.0, 25.0, 180.0])
+@pytest.mark.parametrize("lift", [0.25, 0.35, 0.6])  # 0.25: the boxes overlap as much as a tile found twice
+def test_a_kong_with_its_fourth_tile_stacked_on_the_pung(angle, lift):
+    t = Table(angle)
+    (row, win, pung) = t.row(0, 0, split("123m456p789s1z"), ["1z"], ["5z"] * 3)
+    top = _stack(t, pung[1], lift)
+    layout = assemble(t.detections(), 1600, 900)
+    (meld,) = layout.hand.melds
+    assert (meld.kind, meld.tiles, meld.concealed) == ("kong", ("5z",) * 4, False)
+    group = next(g for g in layout.groups if g["role"] == "meld")
+    assert {k: v for k, v in group.items() if k != "tiles"} == {"role": "meld", "kind": "kong", "concealed": False}
+    assert sorted(group["tiles"]) == sorted([*pung, top]) and group["tiles"][1:3] == [pung[1], top]
+    assert layout.hand.winning_tile == "1z" and sorted(layout.hand.concealed) == sorted(split("123m456p789s1z"))
+    assert not any("two boxes" in w for w in layout.warnings)
+
+
+def test_a_stacked_kong_keeps_its_claimed_tile_turned_sideways():
+    t = Table()
+    (row, win, pung) = t.row(0, 0, split("123m456p789s1z"), ["1z"], ["5z", "5z", "5z~"])
+    _stack(t, pung[1], 0.35)
+    (meld,) = assemble(t.detections(), 1600, 900).hand.melds
+    assert (meld.kind, meld.claimed, meld.source) == ("kong", "5z", "right")
+
+
+def test_a_tile_lying_on_a_tile_of_the_concealed_row_is_left_out_and_said():
+    t = Table()
+    (row, win) = t.row(0, 0, split("123m456p789s1122z"), ["2z"])
+    top = _stack(t, row[4], 0.35)
+    layout = assemble(t.detections(), 1600, 900)
+    assert layout.tile_group[top] is None and layout.hand.melds == ()
+    assert sorted(layout.hand.concealed) == sorted(split("123m456p789s1122z"))
+    assert any("lies on another" in w for w in layout.warnings)

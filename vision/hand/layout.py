@@ -5,9 +5,9 @@ diagonally, and bend a little under perspective; tiles that fit no row get a sec
 direction). Rows are cut where two neighbours lie clearly farther apart than touching tiles nearby, which gives
 "segments"; a cut of under 0.45 of a tile between two runs is the row's uneven touch and is undone, unless both
 are melds or one is a single tile. The hand is grown from the run that is not a meld: melds (3 or 4 tiles set
-apart: chow, pung or kong by their tiles, backs making a concealed kong) and single tiles within a hand's reach
-join it, other runs only while the hand is short of tiles; what is left is clutter ("other"), such as another
-player's tiles farther off. Bonus tiles are flowers wherever they lie; a single tile that is the next segment on
+apart: chow, pung or kong by their tiles, backs making a concealed kong; a tile of a pung's code lying on one of
+its tiles makes it a kong) and single tiles within a hand's reach join it, other runs only while the hand is short
+of tiles; what is left is clutter ("other"), such as another player's tiles farther off. Bonus tiles are flowers wherever they lie; a single tile that is the next segment on
 the concealed row's line (or the one after it, set apart farther) is the winning tile, and so is a tile at the
 row's end set apart by less than a cut but clearly more than the row's own median spacing. Anything the photo
 leaves open goes into ``warnings``; nothing is guessed silently.
@@ -65,8 +65,13 @@ END_MIN_ROW, END_SPLIT, END_OVER = 5, 1.3, 1.15
 #: A group set apart that is not a meld may be read with one tile as its runner-up code (the first this many
 #: alternatives, each at least this confident), when exactly one such reading makes a meld.
 ALTERNATIVES_TRIED, ALTERNATIVE_MIN = 2, 0.05
-#: Two boxes overlapping more than this (intersection over union) are one tile found twice.
+#: Two boxes overlapping more than this (intersection over union) are one tile found twice...
 DUPLICATE_IOU = 0.6
+#: ... unless the two are one code, their centres within STACK_ALONG of a tile along the row, at least
+#: STACK_ACROSS of a tile apart across it and under STACK_REACH of a tile apart in all (touching tiles lie a tile
+#: apart): a tile lying on another, as the fourth tile of a kong is stacked on its pung. The tile lying off the
+#: line of the tiles around is the one on top.
+STACK_ALONG, STACK_ACROSS, STACK_REACH = 0.4, 0.12, 0.75
 
 # -- codes of the warnings that ask or tell something a program acts on (``Layout.notices``) -----------------------
 #: A concealed kong shows four backs: its tile is asked, never guessed (CONVENTIONS §2).
@@ -133,10 +138,13 @@ def assemble(detections: list[Detection], width: int, height: int, kongs: Sequen
         layout.warnings.append("no tiles found")
         return layout
     geo = _geometry(detections)
-    kept = _without_duplicates(detections, layout.warnings)
+    stacked = _stacked(detections, geo)
+    kept = _without_duplicates(detections, layout.warnings, stacked)
     flowers = [i for i in kept if is_bonus(detections[i].code)]
-    playing = {i for i in kept if not is_bonus(detections[i].code)}
-    segments, line_of, cuts = _mend_uneven(*_only(playing, *_segments(_rows(kept, geo), geo, playing)), detections,
+    # a tile lying on another takes no place in a row: it joins the meld of the tile under it once that is read
+    playing = {i for i in kept if not is_bonus(detections[i].code) and i not in stacked}
+    laid = [i for i in kept if i not in stacked]
+    segments, line_of, cuts = _mend_uneven(*_only(playing, *_segments(_rows(laid, geo), geo, playing)), detections,
                                            geo)
     hand_cluster, left_out = _find_hand(segments, line_of, cuts, detections, geo)
     for k in sorted(left_out):
@@ -150,6 +158,7 @@ def assemble(detections: list[Detection], width: int, height: int, kongs: Sequen
 
     hand_ids = sorted(hand_cluster) if hand_cluster is not None else []
     reading = _read_hand(hand_ids, segments, line_of, cuts, detections, geo, layout.warnings)
+    _stack_on_pungs(reading.melds, stacked, detections, layout.warnings)
     if reading.concealed:
         add_group("concealed", reading.concealed)
     if reading.winning is not None:
@@ -169,12 +178,15 @@ def assemble(detections: list[Detection], width: int, height: int, kongs: Sequen
 
 
 # -- geometry ------------------------------------------------------------------------------------------------------
-def _without_duplicates(dets: list[Detection], warnings: list[str]) -> list[int]:
+def _without_duplicates(dets: list[Detection], warnings: list[str], stacked: dict[int, int]) -> list[int]:
     """Indices of the detections to read: of two boxes on one tile (overlap over DUPLICATE_IOU) the more
-    confident one is kept and the other left without a group."""
+    confident one is kept and the other left without a group; a tile and the one lying on it (``stacked``, top
+    to the tile under it) are two tiles."""
     order = sorted(range(len(dets)), key=lambda i: -dets[i].confidence)
     boxes = [d.box for d in dets]
     same_tile = box_iou(boxes, boxes, np.float64) > DUPLICATE_IOU
+    for top, base in stacked.items():
+        same_tile[top, base] = same_tile[base, top] = False
     kept: list[int] = []
     for i in order:
         if same_tile[i, kept].any():
@@ -182,6 +194,35 @@ def _without_duplicates(dets: list[Detection], warnings: list[str]) -> list[int]
             continue
         kept.append(i)
     return sorted(kept)
+
+
+def _stacked(dets: list[Detection], geo: _Geometry) -> dict[int, int]:
+    """The tiles lying on another tile of their code (``STACK_ALONG``, ``STACK_ACROSS``, ``STACK_REACH``): top ->
+    the tile under it, each tile in one pair at most."""
+    out: dict[int, int] = {}
+    paired: set[int] = set()
+    for i in range(len(dets)):
+        for j in range(i + 1, len(dets)):
+            if dets[i].code != dets[j].code or not is_playing(dets[i].code) or {i, j} & paired:
+                continue
+            size = min(geo.size[i], geo.size[j])
+            du, dv = abs(geo.u[i] - geo.u[j]), abs(geo.v[i] - geo.v[j])
+            if du < STACK_ALONG * size and STACK_ACROSS * size <= dv and np.hypot(du, dv) < STACK_REACH * size:
+                top, base = _top_of(i, j, geo)
+                out[top] = base
+                paired |= {i, j}
+    return out
+
+
+def _top_of(i: int, j: int, geo: _Geometry) -> tuple[int, int]:
+    """Of two tiles one on the other, (the top, the one under it): the top lies off the line of the tiles around
+    them; with none around, it is the one farther up the photo's rows (a raised face lies farther off)."""
+    near = [k for k in range(len(geo.u)) if k not in (i, j) and abs(geo.u[k] - geo.u[i]) < 2.5 * geo.size[i]
+            and abs(geo.v[k] - geo.v[i]) < geo.across[i]]
+    if near:
+        line = float(np.median(geo.v[near]))
+        return (i, j) if abs(geo.v[i] - line) > abs(geo.v[j] - line) else (j, i)
+    return (i, j) if geo.v[i] < geo.v[j] else (j, i)
 
 
 def row_angle(centres: np.ndarray, size: np.ndarray) -> float:
@@ -637,6 +678,23 @@ def _hand_spacing(ids: list[int], segments: list[list[int]], geo: _Geometry) -> 
     """How far apart touching tiles of the hand lie (``_spacings``' measure): the median over its runs."""
     spacings = [r for k in ids for r in _spacings(segments[k], geo) if len(segments[k]) > 1]
     return statistics.median(spacings) if spacings else float("inf")
+
+
+def _stack_on_pungs(melds: list[_Meld], stacked: dict[int, int], dets: list[Detection], warnings: list[str]) -> None:
+    """Each pung with a tile of its code lying on one of its tiles becomes an exposed kong of the four (the top
+    listed after the tile under it); a tile lying elsewhere is left out of the hand, and said so."""
+    for top, base in sorted(stacked.items()):
+        meld = next((m for m in melds if base in m.tiles), None)
+        if meld is None or meld.kind != "pung" or meld.codes is None or meld.codes[0] != dets[top].code:
+            warnings.append(f"a tile ({dets[top].code}) lies on another but not on a pung of its code: it is left "
+                            f"out of the hand")
+            continue
+        k = meld.tiles.index(base)
+        meld.tiles = [*meld.tiles[: k + 1], top, *meld.tiles[k + 1 :]]
+        meld.codes = [*meld.codes, dets[top].code]
+        meld.kind = "kong"
+        if meld.sideways is not None and meld.sideways > k:
+            meld.sideways += 1
 
 
 def _tell_face_down(melds: list[_Meld], groups: list[int], answers: list[str], layout: Layout) -> bool:
