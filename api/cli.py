@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 
@@ -20,11 +21,49 @@ class UsageError(Exception):
     """Bad arguments or bad input: exit status 2 with the message on stderr."""
 
 
+#: argparse's complaints, by words they hold, and the stable code each is given (CONVENTIONS §5); the first match wins.
+FLAG_ERRORS = (
+    ("unrecognized arguments", "unknown_flag"),
+    ("the following arguments are required", "missing_argument"),
+    ("not allowed with argument", "conflicting_flags"),
+    ("expected one argument", "missing_value"),
+    ("invalid", "bad_flag_value"),
+)
+
+
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # argparse exits 2 as well; keep its wording, drop the traceback path
+    #: the words the command line was given, to name the sub-command whose flag was mistyped
+    argv: Sequence[str] = ()
+
+    def error(self, message: str):  # argparse exits 2 as well; keep its wording with a code, drop the traceback path
         self.print_usage(sys.stderr)
-        print(f"mjlens: error: {message}", file=sys.stderr)
+        code = next((code for words, code in FLAG_ERRORS if words in message), "bad_arguments")
+        command = self._command()
+        prog = f"mjlens {command}" if command and self.prog == "mjlens" else self.prog
+        print(f"{prog}: {code}: {message}{self._suggestion(message, command)}", file=sys.stderr)
         raise SystemExit(EXIT_BAD_INPUT)
+
+    def _command(self) -> str | None:
+        return next((word for word in self.argv if word in COMMANDS), None)
+
+    def _suggestion(self, message: str, command: str | None) -> str:
+        """``; did you mean ...?`` for a mistyped flag, sub-command or choice, when one is close."""
+        import difflib
+
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if choice:
+            wrong, known = choice[1], re.findall(r"'([^']*)'", choice[2])
+        elif "unrecognized arguments" in message:
+            wrong = next((w for w in message.split(": ", 1)[1].split() if w.startswith("--")), "")
+            known = [flag for parser in self._parsers(command) for flag in parser._option_string_actions]
+        else:
+            return ""
+        close = difflib.get_close_matches(wrong.split("=", 1)[0], known, n=1)
+        return f"; did you mean {close[0]}?" if wrong and close else ""
+
+    def _parsers(self, command: str | None) -> list[argparse.ArgumentParser]:
+        subs = [a for a in self._actions if isinstance(a, argparse._SubParsersAction)]
+        return [self] + [sub.choices[command] for sub in subs if command in sub.choices]
 
 
 class _Version(argparse.Action):
@@ -54,6 +93,7 @@ def commands_for(argv: Sequence[str] | None) -> tuple[str, ...]:
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The ``mjlens`` parser with the sub-commands ``commands_for(argv)`` names (all of them without ``argv``)."""
     parser = _Parser(prog="mjlens", description="Score a mahjong hand from a photo or from its notation.")
+    parser.argv = tuple(argv or ())
     parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True

@@ -148,8 +148,15 @@ def test_discarder_with_self_drawn_is_bad_option():
 
 
 def test_house_rules_table():
-    r = _score("(1111m) [2222p] 345s678s5m +5m", {"house_rules": {"mcr": {"concealed_and_melded_kong": False}}})
+    r = _score("(1111m) [2222p] 345s678s5m +5m", {"house_rules": {"concealed_and_melded_kong": False}})
     assert {"melded_kong", "concealed_kong"} <= set(_items(r))
+
+
+def test_an_unknown_house_rule_is_named_as_one():
+    # a Guangdong file ([rules], [values]) given to mcr: the message says it is a house rule, not an option
+    with pytest.raises(HandError) as err:
+        _score("(1111m) [2222p] 345s678s5m +5m", {"house_rules": {"rules": {"cap": 5}}})
+    assert err.value.code == "bad_option" and "house rule 'rules'" in err.value.message
 
 
 def test_inconsistent_flags_are_dropped_with_a_warning():

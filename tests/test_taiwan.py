@@ -8,10 +8,12 @@ from typing import Any
 import pytest
 
 from mjlens.scoring import engine
+from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import Context
 from mjlens.scoring.notation import parse
 from mjlens.scoring.taiwan import catalog
 from mjlens.scoring.taiwan.detect import DETECTORS
+from mjlens.scoring.taiwan.options import parse_options
 
 PINGHU = "123m456m789m234p55p67s +8s"  # five chows, two-sided wait, no honours: 平胡 on a discard
 
@@ -350,6 +352,12 @@ def test_kong_replacement_without_self_drawn_is_counted_self_drawn() -> None:
     result = score("[1111m] 456m789m234p55p67s +8s", kong_replacement=True)
     assert keys(result) == {"kong_replacement": 1, "self_drawn": 1, "dealer": 1}
     assert any("self-drawn" in w for w in result["warnings"])
+
+
+def test_an_unknown_house_rule_is_named_as_one() -> None:
+    with pytest.raises(HandError) as err:
+        parse_options({"house_rules": {"rules": {"cap": 5}}})
+    assert err.value.code == "bad_option" and "house rule(s): rules" in err.value.message
 
 
 def test_house_values_replace_the_table() -> None:

@@ -25,9 +25,13 @@ BOOLEAN_FLAGS = {
 }
 
 
+#: The rule systems that take a house-rule file, each in its own shape (docs/rules/<system>.md).
+HOUSE_RULE_SYSTEMS = ("mcr", "taiwan", "cantonese")
+
+
 def add_rules_flag(parser) -> None:
-    parser.add_argument("--rules", default="mcr", metavar="RULES",
-                        help=f"rule system: {', '.join(RULE_SYSTEMS)} (default mcr)")
+    parser.add_argument("--rules", default="mcr", metavar="RULES", type=str.lower,
+                        help=f"rule system: {', '.join(RULE_SYSTEMS)} (default mcr; any case)")
 
 
 def add_hand_source(parser, example: str, result: str) -> None:
@@ -58,8 +62,10 @@ def add_context_flags(parser) -> None:
 
 def add_option_flags(parser) -> None:
     group = parser.add_argument_group("scoring options")
-    group.add_argument("--house-rules", metavar="FILE", help="TOML file of house rules (values that replace defaults)")
-    group.add_argument("--stakes", metavar="BASE/UNIT", help="Taiwan stakes 底/台值, e.g. 100/20")
+    group.add_argument("--house-rules", metavar="FILE",
+                       help="TOML file of house rules (values that replace defaults), in the shape that "
+                            "docs/rules/RULES.md gives for the rule system")
+    group.add_argument("--stakes", metavar="BASE/UNIT", help="Taiwan stakes 底/台值, e.g. 100/20 (--rules taiwan only)")
     group.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                        help="a scoring option (repeatable); VALUE is read as JSON when it can be")
 
@@ -77,15 +83,14 @@ def context_from_args(args, base: Context | None = None) -> Context:
 
 
 def options_from_args(args) -> dict[str, Any]:
+    """The scoring options the flags give. A flag that does not apply to ``--rules``, or a house-rule file in
+    another system's shape, is refused here, naming the flag or the file rather than an option key."""
     options: dict[str, Any] = {}
     if args.house_rules:
-        try:
-            options["house_rules"] = tomllib.loads(Path(args.house_rules).read_text(encoding="utf-8"))
-        except OSError as err:
-            raise UsageError(f"cannot read house rules {args.house_rules}: {err.strerror}") from None
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-            raise UsageError(f"house rules {args.house_rules} are not valid TOML: {err}") from None
+        options["house_rules"] = _house_rules(args.house_rules, args.rules)
     if args.stakes:
+        if args.rules != "taiwan":
+            raise UsageError(f"bad_option: --stakes (底/台值) applies to --rules taiwan only, not {args.rules}")
         options["stakes"] = args.stakes
     for pair in args.option:
         key, eq, value = pair.partition("=")
@@ -96,3 +101,25 @@ def options_from_args(args) -> dict[str, Any]:
         except json.JSONDecodeError:
             options[key] = value
     return options
+
+
+def _house_rules(path: str, rules: str) -> dict[str, Any]:
+    """The house-rule file at ``path``, checked against ``rules`` (a system that is not offered is left for the
+    scorer to refuse with ``unknown_rules``)."""
+    from mjlens.scoring.errors import HandError
+    from mjlens.scoring.rule_shapes import rule_facts
+
+    try:
+        table = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as err:
+        raise UsageError(f"cannot read house rules {path}: {err.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+        raise UsageError(f"bad_option: house rules {path} are not valid TOML: {err}") from None
+    if rules in HOUSE_RULE_SYSTEMS:
+        try:
+            rule_facts(rules, {"house_rules": table})
+        except HandError as err:
+            raise UsageError(f"{err.code}: house rules {path} do not fit --rules {rules}: {err.message} "
+                             f"(the file's shape: docs/rules/{rules}.md)") from None
+    return table
+

@@ -2,7 +2,7 @@
 
 Every switch defaults to the Mahjong International League convention (what pymahjonggb computes); an
 unknown key or a value of the wrong type is ``bad_option``. ``house_rules`` (what ``--house-rules FILE``
-reads) may hold the same keys.
+reads) holds the same keys at its top level, the one shape of an mcr house-rule file.
 """
 
 from __future__ import annotations
@@ -32,12 +32,15 @@ class Options:
 
 _BOOLS = ("concealed_and_melded_kong", "count_dead_waits", "strict_1998")
 KNOWN = ("discarder", *_BOOLS, "minimum")
-_SYSTEMS = ("mcr", "taiwan", "cantonese")
 
 
 def parse_options(options: dict[str, Any] | None) -> Options:
     values: dict[str, Any] = {}
-    for key, value in _flatten(options or {}).items():
+    merged, house = _flatten(options or {})
+    for key, value in merged.items():
+        if key not in KNOWN and key in house:
+            raise HandError("bad_option", f"unknown mcr house rule {key!r}: an mcr house-rule file holds option keys "
+                                          f"at its top level: {', '.join(KNOWN)}")
         if key not in KNOWN:
             raise HandError("bad_option", f"unknown mcr option {key!r}; known: {', '.join(KNOWN)}")
         if key == "discarder":
@@ -52,18 +55,14 @@ def parse_options(options: dict[str, Any] | None) -> Options:
     return Options(**values)
 
 
-def _flatten(options: dict[str, Any]) -> dict[str, Any]:
-    """Options with a ``house_rules`` table merged in (explicit options win)."""
+def _flatten(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Options with a ``house_rules`` table merged in (explicit options win), and that table."""
     if not isinstance(options, dict):
         raise HandError("bad_option", "options must be a JSON object")
     out = dict(options)
     house = out.pop("house_rules", None)
     if house is None:
-        return out
+        return out, {}
     if not isinstance(house, dict):
         raise HandError("bad_option", "'house_rules' must be a table of options")
-    if any(name in house for name in _SYSTEMS):  # a file with one table per rule system
-        house = house.get("mcr", {})
-        if not isinstance(house, dict):
-            raise HandError("bad_option", "'house_rules.mcr' must be a table of options")
-    return {**house, **out}
+    return {**house, **out}, house

@@ -55,6 +55,11 @@ def parse_options(raw: dict[str, Any] | None) -> Options:
     if "house_rules" in house:
         raise HandError("bad_option", "'house_rules' cannot nest")
     merged = {**house, **raw}
+    unknown_house = set(house) - set(OPTION_KEYS) - {"house_rules"}
+    if unknown_house:
+        raise HandError("bad_option", f"unknown taiwan house rule(s): {', '.join(sorted(map(str, unknown_house)))}; "
+                                      "a taiwan house-rule file holds option keys at its top level and a [values] "
+                                      f"table: {', '.join(k for k in OPTION_KEYS if k != 'house_rules')}")
     unknown = set(merged) - set(OPTION_KEYS)
     if unknown:
         raise HandError("bad_option", f"unknown taiwan option(s): {', '.join(sorted(map(str, unknown)))}; "
