@@ -290,3 +290,12 @@ def test_a_profile_learns_from_the_photos_marked_done(served, tmp_path, capsys):
     summary = json.loads(capsys.readouterr().out)
     assert summary["sources"] == ["corrections"] and summary["examples"] == len(correction["tiles"])
     assert {"9m", "7z"} <= set(summary["codes"])
+
+
+def test_the_page_inlines_its_script_whole():
+    """The script is inlined into the page: a closing tag written in it would end it there."""
+    from mjlens.api.labeling import REVIEW_FILES, review_html
+
+    script = (REVIEW_FILES / "review.js").read_text(encoding="utf-8")
+    assert "</script" not in script.lower() and "<!--" not in script
+    assert script in review_html([], 0.6, [])

@@ -250,7 +250,7 @@
   }
   function pageNow() {
     const start = PAGE_SOURCE.indexOf(DATA_START) + DATA_START.length;
-    const end = PAGE_SOURCE.indexOf("</script>", start);
+    const end = PAGE_SOURCE.indexOf("<\/script>", start);  // written so, not to end this script
     const now = { ...data, photos: photos.map(({ i, ...p }) => p) };
     return PAGE_SOURCE.slice(0, start) + JSON.stringify(now).replace(/</g, "\\u003c") + PAGE_SOURCE.slice(end);
   }
