@@ -5,6 +5,9 @@ takes to send its headers: a client sending one header byte every few seconds ho
 of them hold every file descriptor. ``HeaderTimeoutProtocol`` closes a connection whose request headers are not
 complete within the header timeout, counted from the connection or from the end of the previous answer. The
 body's own timeout is in the app (api.middleware.BodyLimitMiddleware), where it can answer 408.
+
+``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed only from the proxies named in
+``MJLENS_FORWARDED_ALLOW_IPS`` (none by default).
 """
 
 from __future__ import annotations
@@ -71,11 +74,21 @@ def raise_open_files_limit() -> None:
         pass
 
 
+def server_options(settings) -> dict:
+    """uvicorn's options for the settings: the timeouts (headers, body in the app, keep-alive), and forwarded
+    headers believed only from ``settings.forwarded_allow_ips``. uvicorn's own default believes them from
+    127.0.0.1, so a client on the same machine (or any client, through a proxy that passes the header on) could
+    name the address that its per-client limits count against."""
+    return {"log_level": "warning", "access_log": False,
+            "http": protocol_with_header_timeout(settings.header_timeout_s),
+            "timeout_keep_alive": settings.keep_alive_s, "h11_max_incomplete_event_size": MAX_HEADER_BYTES,
+            "proxy_headers": bool(settings.forwarded_allow_ips),
+            "forwarded_allow_ips": settings.forwarded_allow_ips or None}
+
+
 def serve(app, host: str, port: int, settings) -> None:
-    """Run ``app`` with the settings' timeouts (headers, body in the app, keep-alive)."""
+    """Run ``app`` under uvicorn with ``server_options``."""
     import uvicorn
 
     raise_open_files_limit()
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False,
-                http=protocol_with_header_timeout(settings.header_timeout_s),
-                timeout_keep_alive=settings.keep_alive_s, h11_max_incomplete_event_size=MAX_HEADER_BYTES)
+    uvicorn.run(app, host=host, port=port, **server_options(settings))

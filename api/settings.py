@@ -51,6 +51,10 @@ class Settings(BaseSettings):
     #: The rate, in bytes a second, of a photo sent at a normal pace (128 KiB/s, about 1 Mbit/s): an upload in a
     #: reserved place must keep to it.
     normal_upload_rate: int = Field(default=128 * 1024, gt=0)
+    #: Addresses of the reverse proxies whose ``X-Forwarded-For`` and ``X-Forwarded-Proto`` are believed,
+    #: comma-separated addresses or networks (``127.0.0.1``, ``10.0.0.0/8``; ``*`` for any). Empty: none, so a
+    #: client cannot choose the address its per-client limits count against.
+    forwarded_allow_ips: str = ""
     #: Seconds a client has to send a request's headers (from the connection or the end of the previous answer).
     header_timeout_s: float = Field(default=10.0, gt=0)
     #: Seconds a client has to send a request's whole body, from the end of its headers.

@@ -8,6 +8,7 @@ The timed part (load, memory, CPU per file) is benchmarks/bench_hostile.py.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import json
 import socket
@@ -16,6 +17,7 @@ import threading
 import time
 import zlib
 
+import httpx
 import pytest
 from api_fakes import BlockingRecognizer, FakeRecognizer, sample_photo
 from fastapi.routing import APIRoute
@@ -524,17 +526,14 @@ def test_a_photo_over_the_whole_decode_budget_is_refused():
     assert error.code == "too_many_pixels" and "MiB" in error.message
 
 
-# -- the server's header timeout -----------------------------------------------------------------------------------
-def test_slow_headers_are_cut_off():
+# -- the server: header timeout, forwarded headers ---------------------------------------------------------------
+@contextlib.contextmanager
+def served(app, **options):
+    """``app`` under uvicorn on a free port of 127.0.0.1, with ``options``; yields the port."""
     uvicorn = pytest.importorskip("uvicorn")
-    from mjlens.api.server import protocol_with_header_timeout
-
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(make_app(), log_level="error", http=protocol_with_header_timeout(0.5),
-                            timeout_keep_alive=5, lifespan="off")
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn.Config(app, **{"log_level": "error", "lifespan": "off", **options}))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     try:
@@ -542,6 +541,16 @@ def test_slow_headers_are_cut_off():
             if server.started:
                 break
             time.sleep(0.05)
+        yield sock.getsockname()[1]
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+def test_slow_headers_are_cut_off():
+    from mjlens.api.server import protocol_with_header_timeout
+
+    with served(make_app(), http=protocol_with_header_timeout(0.5), timeout_keep_alive=5) as port:
         slow = socket.create_connection(("127.0.0.1", port))
         slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")  # headers never finished
         slow.settimeout(5)
@@ -553,6 +562,23 @@ def test_slow_headers_are_cut_off():
         quick.settimeout(5)
         assert quick.recv(100).startswith(b"HTTP/1.1 200")
         quick.close()
-    finally:
-        server.should_exit = True
-        thread.join(10)
+
+
+async def client_address(scope, receive, send):
+    """An app that answers the client's address as the server gives it."""
+    await send({"type": "http.response.start", "status": 200, "headers": []})
+    await send({"type": "http.response.body", "body": scope["client"][0].encode()})
+
+
+@pytest.mark.parametrize(("allowed", "seen"), [("", "127.0.0.1"), ("10.9.9.9", "127.0.0.1"),
+                                               ("127.0.0.1", "203.0.113.7")])
+def test_forwarded_headers_are_believed_only_from_the_configured_proxies(allowed, seen):
+    """Per-client limits count against the address the server gives the app: by default a client cannot name
+    it with X-Forwarded-For, not even from this machine."""
+    from mjlens.api.server import server_options
+
+    options = server_options(Settings(model="none.onnx", forwarded_allow_ips=allowed))
+    options = {k: v for k, v in options.items() if k != "log_level"}
+    with served(client_address, **options) as port:
+        r = httpx.get(f"http://127.0.0.1:{port}/", headers={"X-Forwarded-For": "203.0.113.7"}, timeout=10)
+    assert r.text == seen
