@@ -30,7 +30,8 @@ def run(args) -> int:
     from ..settings import Settings
 
     if not 0 < args.port < 65536:
-        raise UsageError(f"--port must be 1..65535, not {args.port}")
+        raise UsageError(f"bad_flag_value: --port must be 1..65535, not {args.port}")
+    check_port_free(args.host, args.port)  # before the models load, which takes seconds
     try:
         given = {"model": args.model, "profile": args.profile}
         settings = Settings(**{key: value for key, value in given.items() if value})
@@ -39,6 +40,8 @@ def run(args) -> int:
     app = create_app(settings)
     print(f"mjlens serve: the phone page at {page_url(args.host, args.port)} (the API under /v1, Ctrl-C to stop)",
           flush=True)
+    print(f"mjlens serve: profiles made on the page are kept in {profile_place(settings.profile_db)} "
+          "(MJLENS_PROFILE_DB to change; made at the first profile)", flush=True)
     try:
         serve(app, args.host, args.port, settings)
     except OSError as err:
@@ -59,3 +62,44 @@ def page_url(host: str, port: int) -> str:
         except OSError:  # no network: the machine itself
             host = "127.0.0.1"
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+def check_port_free(host: str, port: int) -> None:
+    """Refuse a port another program listens on (``port_in_use``), in words that say what to do, rather than
+    uvicorn's bare ``[Errno 98]`` after loading everything."""
+    import errno
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as err:
+        raise UsageError(f"bad_flag_value: --host {host!r} is not an address of this machine: {err.strerror}"
+                         ) from None
+    family, kind, proto, _, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: a closing socket is no bar
+        try:
+            probe.bind(address)
+        except OSError as err:
+            if err.errno == errno.EADDRINUSE:
+                raise UsageError(f"port_in_use: port {port} on {host} is taken by another program; stop it or "
+                                 f"choose another port with --port (e.g. --port {port + 1 if port < 65535 else 8000})"
+                                 ) from None
+            raise UsageError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+
+
+def profile_place(setting: str) -> str:
+    """Where ``MJLENS_PROFILE_DB`` keeps profiles, for people: a SQLite file's full path, or a URL without its
+    password."""
+    if "://" not in setting:
+        from pathlib import Path
+
+        return str(Path(setting).expanduser().resolve())
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        return make_url(setting).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "a database URL that cannot be read (the first profile call will say why)"
+
