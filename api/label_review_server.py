@@ -41,6 +41,19 @@ TOKEN_HEADER = "X-Review-Token"
 #: The largest save accepted: some 200,000 tiles' corrections.
 MAX_SAVE_BYTES = 32 * 1024 * 1024
 
+#: The server's own error codes, answered as ``{"error": {"code", "message"}}`` as the service answers (the
+#: corrections' codes, ``CORRECTION_ERROR_CODES``, come the same way with status 400).
+REVIEW_ERROR_CODES = {
+    "not_a_folder": "the folder to review is not a folder",
+    "not_labelled": "the folder is not an output folder of mjlens label, or holds no labels",
+    "wrong_host": "the request names another host than the server's loopback address",
+    "bad_token": "a save without the token of the page the server served",
+    "no_length": "a save that does not say its length",
+    "too_large": "a save larger than MAX_SAVE_BYTES",
+    "not_found": "no such page or photo of the folder",
+    "cannot_read": "a photo of the folder could not be read",
+}
+
 
 @dataclass(frozen=True)
 class Review:
@@ -55,6 +68,8 @@ class ReviewError(Exception):
     """A request answered with an error: its HTTP status and a stable code with a message."""
 
     def __init__(self, status: HTTPStatus, code: str, message: str):
+        if code not in REVIEW_ERROR_CODES:
+            raise KeyError(f"unregistered review error code {code!r}")
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
 
@@ -87,9 +102,10 @@ class _Handler(BaseHTTPRequestHandler):
             status, kind, body = route(urlsplit(self.path).path)
         except ReviewError as err:
             status, kind = err.status, "application/json"
-            body = json.dumps({"code": err.code, "message": err.message}).encode()
+            body = json.dumps({"error": {"code": err.code, "message": err.message}}).encode()
         except CorrectionError as err:
-            status, kind, body = HTTPStatus.BAD_REQUEST, "application/json", json.dumps(err.to_json()).encode()
+            status, kind = HTTPStatus.BAD_REQUEST, "application/json"
+            body = json.dumps({"error": err.to_json()}).encode()
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))

@@ -222,13 +222,13 @@ def test_the_server_serves_the_page_and_the_photos_of_the_folder_alone(served):
     for path in ("/images/../recognitions/a.json", "/images/%2e%2e%2frecognitions%2fa.json", "/recognitions/a.json",
                  "/images/absent.jpg", "/corrections.jsonl"):
         status, _, body = request(server, "GET", path)
-        assert status == 404 and json.loads(body)["code"] == "not_found", path
+        assert status == 404 and json.loads(body)["error"]["code"] == "not_found", path
 
 
 def test_the_server_answers_only_under_its_own_name(served):
     server, _ = served
     status, _, body = request(server, "GET", "/", headers={"Host": "evil.example"})
-    assert status == 403 and json.loads(body)["code"] == "wrong_host"
+    assert status == 403 and json.loads(body)["error"]["code"] == "wrong_host"
 
 
 def test_a_save_writes_corrections_labels_and_page(served):
@@ -257,7 +257,7 @@ def test_a_save_that_cannot_be_written_writes_nothing(served, corrections, token
     server, out = served
     before = (out / "labels" / "a.txt").read_text()
     answered, answer = save(server, corrections, token)
-    assert answered == status and answer["code"] == code and answer["message"]
+    assert answered == status and answer["error"]["code"] == code and answer["error"]["message"]
     assert not (out / CORRECTIONS_FILE).exists() and (out / "labels" / "a.txt").read_text() == before
 
 
@@ -269,7 +269,7 @@ def test_a_save_that_cannot_be_written_writes_nothing(served, corrections, token
 def test_a_save_that_is_no_save_is_refused(served, body, headers, status, code):
     server, _ = served
     answer = request(server, "POST", "/save", body, {TOKEN_HEADER: "secret-token", **headers})
-    assert answer[0] == status and json.loads(answer[2])["code"] == code
+    assert answer[0] == status and json.loads(answer[2])["error"]["code"] == code
 
 
 # -- a profile of the photos marked done -------------------------------------------------------------------------------

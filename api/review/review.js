@@ -298,8 +298,11 @@
     const answer = await fetch("save", { method: "POST", headers: { "Content-Type": "application/json",
       "X-Review-Token": data.token }, body: JSON.stringify({ corrections: reviewed().map(correction) }) });
     let body;
-    try { body = await answer.json(); } catch { body = { code: `http_${answer.status}`, message: answer.statusText }; }
-    if (!answer.ok) throw new Error(`${body.code}: ${body.message}`);
+    try { body = await answer.json(); } catch { body = {}; }
+    if (!answer.ok) {
+      const error = body.error || { code: `http_${answer.status}`, message: answer.statusText };
+      throw new Error(`${error.code}: ${error.message}`);
+    }
     return `written into the output folder (${body.files.join(", ")})`;
   }
   async function saveToFolder() {
