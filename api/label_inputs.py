@@ -94,14 +94,30 @@ def _walk(folder: Path, excluded: Path | None, follow_links: bool, skipped: list
             continue
         seen.add((info.st_dev, info.st_ino))
         dirnames.sort()
-        if not follow_links:
-            skipped += [Failure((here / name).relative_to(folder).as_posix(), "linked_folder",
-                                "a symbolic link to a folder, not entered (--follow-links enters it)")
-                        for name in dirnames if (here / name).is_symlink()]
+        for name in dirnames:
+            path = here / name
+            if path.is_symlink() and not follow_links:
+                skipped.append(Failure(path.relative_to(folder).as_posix(), "linked_folder",
+                                       "a symbolic link to a folder, not entered (--follow-links enters it)"))
+            elif _photo_name(name) and not (excluded and _inside(Path(os.path.realpath(path)), excluded)):
+                skipped.append(Failure(path.relative_to(folder).as_posix(), "not_a_file",
+                                       "a folder named like a photo: not a photo (the photos in it are labelled)"))
         for name in sorted(filenames):
             path = here / name
-            if path.suffix.lower() in IMAGE_SUFFIXES and path.is_file():
+            if not _photo_name(name):
+                continue
+            if path.is_file():
                 yield path
+            elif path.is_symlink() and not path.exists():
+                skipped.append(Failure(path.relative_to(folder).as_posix(), "dangling_link",
+                                       "a symbolic link to nothing (its target is missing)"))
+            else:  # a FIFO, a socket, a device, or a link to one
+                skipped.append(Failure(path.relative_to(folder).as_posix(), "not_a_file",
+                                       "not a regular file (a pipe, socket or device), so not read"))
+
+
+def _photo_name(name: str) -> bool:
+    return Path(name).suffix.lower() in IMAGE_SUFFIXES
 
 
 def _inside(path: Path, folder: Path) -> bool:

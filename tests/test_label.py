@@ -174,6 +174,38 @@ def test_a_link_out_of_the_input_folder_is_not_read_unless_asked(fake, tmp_path,
     assert _failed(out2) == []
 
 
+def test_dangling_links_pipes_and_folders_named_as_photos_each_get_a_line(fake, tmp_path, capsys):
+    folder = tmp_path / "photos"
+    (folder / "album.jpg").mkdir(parents=True)
+    (folder / "album.jpg" / "b.jpg").write_bytes(sample_photo())
+    (folder / "a.jpg").write_bytes(sample_photo())
+    (folder / "gone.jpg").symlink_to(folder / "deleted.jpg")
+    os.mkfifo(folder / "pipe.jpg")
+    (folder / "to-pipe.png").symlink_to(folder / "pipe.jpg")
+    (folder / "notes.txt").write_text("not named as a photo: not listed")
+    out = tmp_path / "out"
+    assert main(["label", str(folder), "--out", str(out)]) == 0
+    assert sorted(p.name for p in (out / "images").iterdir()) == ["a.jpg", "album.jpg__b.jpg"]
+    assert sorted((f["path"], f["code"]) for f in _failed(out)) == [
+        ("album.jpg", "not_a_file"), ("gone.jpg", "dangling_link"), ("pipe.jpg", "not_a_file"),
+        ("to-pipe.png", "not_a_file")]
+    assert "4 failed" in capsys.readouterr().err
+
+
+def test_a_run_where_every_file_failed_exits_2(fake, tmp_path, capsys):
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    (folder / "broken.jpg").write_bytes(sample_photo()[:700])
+    (folder / "gone.jpg").symlink_to(folder / "deleted.jpg")
+    out = tmp_path / "out"
+    assert main(["label", str(folder), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "no photo labelled: every file failed" in err and "Traceback" not in err
+    assert sorted(f["code"] for f in _failed(out)) == ["corrupt_image", "dangling_link"]
+    (folder / "good.jpg").write_bytes(sample_photo())
+    assert main(["label", str(folder), "--out", str(out)]) == 0  # one labelled: the run did its job
+
+
 def test_a_link_loop_is_entered_once(fake, tmp_path):
     folder = tmp_path / "photos"
     (folder / "sub").mkdir(parents=True)

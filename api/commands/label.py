@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..cli import EXIT_OK, UsageError
+from ..cli import EXIT_BAD_INPUT, EXIT_OK, UsageError
 from ..label_outputs import FAILED_LIST
 from .recognize import add_model_flags, check_model_flags
 
@@ -182,6 +182,9 @@ def run(args) -> int:
         print(f"mjlens label: stopped: {plural(remain, 'photo')} remain; run the same command again to resume",
               file=sys.stderr)
         return 128 + (stop.signum or signal.SIGINT)
+    if failures and not labelled:  # a run that labelled nothing is no success, though each file was reported
+        print(f"mjlens label: no photo labelled: every file failed ({out / FAILED_LIST})", file=sys.stderr)
+        return EXIT_BAD_INPUT
     return EXIT_OK
 
 
