@@ -69,7 +69,9 @@ def sighting_from_args(args) -> Sighting:
     return Sighting(tuple(seen), discards)
 
 
-def run_question(args, name: str, question: Question, show: Callable[[dict[str, Any], Hand], None]) -> int:
+def run_question(args, name: str, question: Question, show: Callable[[dict[str, Any], Hand], None],
+                 hint: Callable[[dict[str, Any]], str | None] | None = None) -> int:
+    """Answer ``question`` for the hand the flags give; ``hint`` may add a line to a refusal (what to ask instead)."""
     options = options_from_args(args)
     try:
         sighting = sighting_from_args(args)
@@ -93,7 +95,7 @@ def run_question(args, name: str, question: Question, show: Callable[[dict[str, 
         return _fail(args, name, invalid(args.rules, err))
     result = question(hand, args.rules, options, sighting)
     if not result["valid"]:
-        return _fail(args, name, result)
+        return _fail(args, name, result, hint(result) if hint else None)
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     else:
@@ -101,11 +103,11 @@ def run_question(args, name: str, question: Question, show: Callable[[dict[str, 
     return EXIT_OK
 
 
-def _fail(args, name: str, result: dict[str, Any]) -> int:
+def _fail(args, name: str, result: dict[str, Any], hint: str | None = None) -> int:
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     error = result["error"]
-    print(f"mjlens {name}: {error['code']}: {error['message']}", file=sys.stderr)
+    print(f"mjlens {name}: {error['code']}: {error['message']}" + (f"; {hint}" if hint else ""), file=sys.stderr)
     return EXIT_BAD_INPUT
 
 

@@ -3,10 +3,18 @@ and what each win pays on a discard and self-drawn."""
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from mjlens.scoring.advice import waits
+from mjlens.scoring.hand import Hand
 
 from ..render_analysis import print_waits
 from .hand_questions import add_flags, run_question
+
+#: Where ``waits`` cannot answer, the question ``advise`` answers instead.
+NOT_READY_HINT = "not ready, so no tile wins yet: mjlens advise lists the tiles that bring it nearer"
+TOO_MANY_HINT = "a hand with a tile too many: mjlens advise ranks each discard"
 
 
 def register(sub) -> None:
@@ -19,4 +27,18 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    return run_question(args, "waits", waits, print_waits)
+    return run_question(args, "waits", waits, show, hint=hint)
+
+
+def show(result: dict[str, Any], hand: Hand) -> None:
+    print_waits(result, hand)
+    if result["shanten"] > 0:
+        print(f"! {NOT_READY_HINT}")
+
+
+def hint(result: dict[str, Any]) -> str | None:
+    """For a hand of one tile more than ``waits`` takes (``tile_count``), the pointer to ``advise``."""
+    sizes = re.search(r"takes a hand of (\d+) tiles.*this one has (\d+)", result["error"]["message"])
+    if result["error"]["code"] == "tile_count" and sizes and int(sizes[2]) == int(sizes[1]) + 1:
+        return TOO_MANY_HINT
+    return None
