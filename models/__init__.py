@@ -1,4 +1,5 @@
-"""The shipped ONNX models, found through ``importlib.resources`` (``mjlens.models``) wherever mjlens is installed.
+"""The shipped ONNX models and the red-five judge (JSON data), found through ``importlib.resources``
+(``mjlens.models``) wherever mjlens is installed.
 
 The ``.pt`` training checkpoints beside them stay in the repository and are not part of a wheel."""
 

@@ -17,6 +17,7 @@ from mjlens.vision.hand.layout import FACE_DOWN_KONG
 from mjlens.vision.hand.winning import winning_reading
 from mjlens.vision.reading.copies import copy_warnings
 from mjlens.vision.reading.reader import TwoStageDetector, load_tile_reader
+from mjlens.vision.reading.red_fives import load_red_five_judge, with_red_fives
 from mjlens.vision.runtime.decode import DecodedImage, ImageError, load_image
 from mjlens.vision.runtime.detector import Detector
 
@@ -52,6 +53,7 @@ class Recognizer:
                                                      bonus_conf=bonus_conf, back_conf=back_conf,
                                                      input_size=input_size, profile=profile, threads=threads)
         self._assemble = _layout_assembler()
+        self.red_fives = load_red_five_judge()
 
     def decode(self, data: bytes) -> DecodedImage:
         """The photo as the detector wants it (large JPEGs decoded reduced, never below the model's input)."""
@@ -72,7 +74,11 @@ class Recognizer:
 
     def recognize_image(self, image: DecodedImage, name: str) -> dict[str, Any]:
         detections = reading_order(self.detector.detect(image.bgr, image.scale))
-        return self.assemble(detections, image.width, image.height, name)
+        recognition = self.assemble(detections, image.width, image.height, name)
+        # the layout reads plain fives; which of them are red is read from their colours, after
+        tiles = recognition["tiles"]
+        red = self.red_fives.red_tiles(image.bgr, image.scale, [t["code"] for t in tiles], [t["box"] for t in tiles])
+        return with_red_fives(recognition, red)
 
     def assemble(self, detections: list[Detection], width: int, height: int, name: str,
                  kongs: Sequence[str] = ()) -> dict[str, Any]:
