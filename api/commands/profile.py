@@ -30,8 +30,9 @@ def register(sub) -> None:
     create.add_argument("--from-labels", metavar="DIR", type=Path, action="append", default=[],
                         help="a YOLO folder of labelled photos of the set (e.g. mjlens label output, reviewed)")
     create.add_argument("--from-corrections", metavar="FILE", type=Path, action="append", default=[],
-                        help="Recognition JSON lines whose tiles were corrected (the photo named by each line's image, "
-                             "beside the file)")
+                        help="Recognition JSON lines whose tiles were corrected, such as the corrections.jsonl of "
+                             "mjlens label's review page (the photo named by each line's image, beside the file; "
+                             "a line with \"done\": false is skipped)")
     create.add_argument("--out", metavar="FILE", type=Path, required=True, help="the profile file to write (.npz)")
     create.add_argument("--json", action="store_true", help="print the profile's summary as JSON")
     create.add_argument("--model", metavar="PATH", help="the ONNX tile detector (default: the shipped one)")
