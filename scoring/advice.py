@@ -9,7 +9,7 @@ of discarding, honours first, then the edge tiles, then the middle ones (通常�
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .decompose import arrangements
@@ -21,7 +21,7 @@ from .rule_shapes import RuleFacts, rule_facts
 from .safety import Mark, marks_for
 from .shanten import shanten, useful_tiles
 from .sighting import Sighting, left_counts
-from .tiles import INDEX, IS_HONOR, PLAYING_CODES, RANK_OF, counts_of, sort_key
+from .tiles import INDEX, IS_HONOR, PLAYING_CODES, RANK_OF, counts_of, index, plain_code, sort_key
 from .wait_values import Waits, check_size, find_waits, hand_groups
 
 DISCARD_ORDER_QUOTE = "通常先打字牌，再咑偏张最后才是中张数牌"
@@ -29,7 +29,7 @@ DISCARD_ORDER_QUOTE = "通常先打字牌，再咑偏张最后才是中张数牌
 
 def discard_order(tile: str) -> int:
     """The strategy text's order of discarding: honours, then 1 and 9, then 2 and 8, then the middle tiles."""
-    t = INDEX[tile]
+    t = index(tile)
     if IS_HONOR[t]:
         return 0
     return {1: 1, 9: 1, 2: 2, 8: 2}.get(RANK_OF[t], 3)
@@ -94,6 +94,7 @@ class Analysis:
     waits: Waits | None = None
     discards: list[Discard] | None = None
     warnings: list[str] = field(default_factory=list)
+    furiten: bool | None = None  # riichi, with the player's own discards given
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"rules": self.facts.rules, "valid": True, "unit": self.facts.unit,
@@ -106,6 +107,8 @@ class Analysis:
             out["useful_left"] = self.useful.left
         if self.waits is not None:
             out.update(self.waits.to_json())
+        if self.furiten is not None:
+            out["furiten"] = self.furiten
         out["warnings"] = self.warnings
         return out
 
@@ -130,6 +133,28 @@ def _prepare(hand: Hand | dict, rules: str, options: dict[str, Any] | None,
     return hand, facts, options or {}, sighting, left_counts(hand, sighting)
 
 
+def _assume_riichi(hand: Hand, facts: RuleFacts) -> tuple[Hand, list[str]]:
+    """Riichi: a closed hand's waits are valued as after a riichi declaration, the usual way to win it; said so."""
+    ctx = hand.context
+    if facts.rules != "riichi" or ctx.riichi or ctx.double_riichi or any(not m.concealed for m in hand.melds):
+        return hand, []
+    return (replace(hand, context=replace(ctx, riichi=True)),
+            ["the hand is closed: its wins are valued with riichi declared (context riichi: true)"])
+
+
+def _furiten(result: Analysis, hand: Hand, found: Waits | None, sighting: Sighting) -> None:
+    """Riichi: a wait the player has discarded themselves (their seat's discards) forbids a win on a discard."""
+    own = sighting.discards.get(hand.context.seat_wind)
+    if result.facts.rules != "riichi" or own is None or found is None or not found.waits:
+        return
+    discarded = {plain_code(t) for t in own}
+    hit = [w.tile for w in found.waits if w.tile in discarded]
+    result.furiten = bool(hit)
+    if hit:
+        result.warnings.append(f"furiten: the hand waits on {' '.join(hit)}, which it discarded itself; it wins "
+                               "only self-drawn")
+
+
 def _useful(counts: list[int], melds: int, facts: RuleFacts, held: list[int], left: list[int],
             current: int) -> Useful:
     tiles = useful_tiles(counts, melds, facts.shapes, held) if current >= 0 else []
@@ -142,12 +167,14 @@ def waits(hand: Hand | dict, rules: str, options: dict[str, Any] | None = None,
     try:
         hand, facts, options, sighting, left = _prepare(hand, rules, options, sighting)
         check_size(hand, facts, (facts.size - 1,), "waits")
+        hand, assumed = _assume_riichi(hand, facts)
         one_short = Hand(hand.all_concealed(), hand.melds, None, hand.flowers, hand.context)
         counts = counts_of(one_short.concealed)
         distance = shanten(counts, len(hand.melds), facts.shapes)
         found = find_waits(one_short, facts, options, left, sighting=sighting) if distance == 0 else Waits()
-        result = Analysis(facts, facts.size - 1, distance, waits=found)
+        result = Analysis(facts, facts.size - 1, distance, waits=found, warnings=assumed if distance == 0 else [])
         _warn_held_waits(result, distance, found)
+        _furiten(result, hand, found, sighting)
         return result.to_json()
     except HandError as err:
         return invalid(rules, err)
@@ -165,6 +192,7 @@ def advise(hand: Hand | dict, rules: str, options: dict[str, Any] | None = None,
     try:
         hand, facts, options, sighting, left = _prepare(hand, rules, options, sighting)
         size = check_size(hand, facts, (facts.size - 1, facts.size), "advise")
+        hand, assumed = _assume_riichi(hand, facts)
         tiles = list(hand.all_concealed())
         counts = counts_of(tiles)
         melds = len(hand.melds)
@@ -176,9 +204,11 @@ def advise(hand: Hand | dict, rules: str, options: dict[str, Any] | None = None,
             found = None
             if distance == 0:  # a ready hand's useful tiles are its waits
                 found = find_waits(one_short, facts, options, left, [INDEX[t] for t, _ in useful.tiles], sighting)
-            result = Analysis(facts, size, distance, useful=useful, waits=found)
+            result = Analysis(facts, size, distance, useful=useful, waits=found,
+                              warnings=assumed if found is not None else [])
             if found is not None:
                 _warn_held_waits(result, distance, found)
+            _furiten(result, hand, found, sighting)
             return result.to_json()
         wins = bool(arrangements(tuple(counts), hand_groups(hand), facts.shapes))
         discards = [_discard(tile, hand, tiles, facts, options, sighting, left)
@@ -186,7 +216,8 @@ def advise(hand: Hand | dict, rules: str, options: dict[str, Any] | None = None,
         discards.sort(key=Discard.rank_key)
         _explain(discards, facts)
         distance = -1 if wins else discards[0].shanten
-        result = Analysis(facts, size, distance, wins=wins, discards=discards)
+        result = Analysis(facts, size, distance, wins=wins, discards=discards,
+                          warnings=assumed if any(d.waits is not None for d in discards) else [])
         if wins:
             result.warnings.append("the hand already wins: score it (mjlens score); the discards below are for "
                                    "playing on")
@@ -201,7 +232,7 @@ def _discard(tile: str, hand: Hand, tiles: list[str], facts: RuleFacts, options:
     rest.remove(tile)
     counts = counts_of(rest)
     held = counts_of(hand.all_tiles())
-    held[INDEX[tile]] -= 1
+    held[index(tile)] -= 1
     melds = len(hand.melds)
     distance = shanten(counts, melds, facts.shapes)
     useful = _useful(counts, melds, facts, held, left, distance)

@@ -188,6 +188,7 @@ class Shapes:
     thirteen_orphans: bool = True
     knitted: bool = False  # 全不靠, 七星不靠 and 組合龍 (Chinese Official only)
     seven_pairs_pung: bool = False  # 嚦咕嚦咕 (Taiwan only)
+    distinct_pairs: bool = False  # seven pairs are seven different pairs, four of a kind never two (riichi)
 
 
 def arrangements(concealed: tuple[int, ...], meld_groups: tuple[Group, ...], shapes: Shapes) -> list[Arrangement]:
@@ -200,7 +201,7 @@ def arrangements(concealed: tuple[int, ...], meld_groups: tuple[Group, ...], sha
         out.append(Arrangement(STANDARD, meld_groups + reading))
     if not meld_groups:
         special = []
-        if shapes.seven_pairs:
+        if shapes.seven_pairs and not (shapes.distinct_pairs and 4 in concealed):
             special.append(_seven_pairs(concealed))
         if shapes.thirteen_orphans:
             special.append(_thirteen_orphans(concealed))

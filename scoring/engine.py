@@ -21,7 +21,12 @@ RULE_SYSTEMS: dict[str, dict[str, str]] = {
     "mcr": {"module": "mjlens.scoring.mcr", "name_en": "Chinese Official (MCR)", "name_zh": "國標麻將"},
     "taiwan": {"module": "mjlens.scoring.taiwan", "name_en": "Taiwan 16-tile", "name_zh": "台灣十六張"},
     "cantonese": {"module": "mjlens.scoring.cantonese", "name_en": "Guangdong Chicken Hand", "name_zh": "廣東雞平和"},
+    "riichi": {"module": "mjlens.scoring.riichi", "name_en": "Japanese Riichi", "name_zh": "日本立直麻將"},
 }
+#: Rule systems that play with red fives; every other one reads a red five as a five (CONVENTIONS §1).
+RED_FIVE_SYSTEMS = ("riichi",)
+#: Context keys only riichi reads (CONVENTIONS §2).
+RIICHI_CONTEXT = ("riichi", "double_riichi", "ippatsu", "dora_indicators", "ura_indicators", "honba", "riichi_sticks")
 
 
 def rule_module(rules: str) -> ModuleType:
@@ -41,16 +46,27 @@ def score(hand: Hand | dict, rules: str, options: dict[str, Any] | None = None) 
             hand = Hand.from_json(hand)
         if not isinstance(options, (dict, type(None))):
             raise HandError("bad_option", "options must be a JSON object")
+        hand, notes = as_read_by(hand, rules)
         if hand.winning_tile is None:
             result = _best_reading(module, hand, options or {})
         else:
             result = module.score_hand(hand, options or {})
+        result.warnings.extend(notes)
         mismatch = hand.context.dealer_mismatch()
         if mismatch:
             result.warnings.insert(0, mismatch)
         return result
     except HandError as err:
         return ScoreResult.invalid(rules, err, getattr(module, "UNIT", ""))
+
+
+def as_read_by(hand: Hand, rules: str) -> tuple[Hand, list[str]]:
+    """The hand as ``rules`` reads it (red fives as fives where it has none), and the warnings that says."""
+    if rules in RED_FIVE_SYSTEMS:
+        return hand, []
+    given = [key for key in RIICHI_CONTEXT if getattr(hand.context, key)]
+    notes = [f"context {', '.join(given)} count only under riichi: ignored"] if given else []
+    return hand.with_plain_fives(), notes
 
 
 def _best_reading(module: ModuleType, hand: Hand, options: dict[str, Any]) -> ScoreResult:

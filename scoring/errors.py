@@ -16,6 +16,7 @@ ERROR_CODES = {
     "bad_context": "a context key is unknown or has a value of the wrong type",
     "not_winning": "the tiles do not form a winning hand",
     "below_minimum": "the hand wins in shape but is worth less than the rule system's minimum",
+    "no_yaku": "the hand wins in shape but has no yaku, which riichi needs (dora alone do not count)",
     "unknown_rules": "the rule system is not one of the systems offered",
     "bad_option": "a scoring option or house rule is unknown or out of range",
 }

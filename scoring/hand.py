@@ -7,14 +7,20 @@ photo pipeline all reject the same bad hands with the same error codes.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
 from .errors import HandError
-from .tiles import ALL_CODES, COPIES_IN_SET, WIND_LETTERS, is_bonus, is_playing, sort_key
+from .tiles import COPIES_IN_SET, HAND_CODES, RED_FIVES, WIND_LETTERS, is_bonus, is_playing, plain_code, sort_key
 
 MELD_KINDS = ("chow", "pung", "kong")
 MELD_SOURCES = ("left", "across", "right")
+#: Riichi's counters (CONVENTIONS §2): honba (本場) and the riichi sticks on the table (供託).
+RIICHI_COUNTERS = ("honba", "riichi_sticks")
+#: Riichi's indicator lists: dora indicators (ドラ表示牌), and ura dora indicators seen after a riichi win.
+RIICHI_INDICATORS = ("dora_indicators", "ura_indicators")
+#: The most indicators of a kind a table shows: one, and one more for each of four kongs.
+MAX_INDICATORS = 5
 
 
 @dataclass(frozen=True)
@@ -55,6 +61,14 @@ class Context:
     earthly: bool = False
     human: bool = False
     declared_ready: bool | None = None
+    # riichi only (other rule systems ignore them, with a warning where they are set)
+    riichi: bool = False
+    double_riichi: bool = False
+    ippatsu: bool = False
+    dora_indicators: tuple[str, ...] = ()
+    ura_indicators: tuple[str, ...] = ()
+    honba: int = 0
+    riichi_sticks: int = 0
     #: Whether ``dealer`` was given rather than taken from the seat: a seat given later may change it only then.
     dealer_given: bool = field(default=False, init=False, repr=False, compare=False)
 
@@ -64,7 +78,8 @@ class Context:
             object.__setattr__(self, "dealer", self.seat_wind == "E")
 
     def to_json(self) -> dict[str, Any]:
-        return {key: value for key, value in asdict(self).items() if key != "dealer_given"}
+        return {key: list(value) if isinstance(value, tuple) else value
+                for key, value in asdict(self).items() if key != "dealer_given"}
 
     def given_json(self) -> dict[str, Any]:
         """``to_json`` without a ``dealer`` taken from the seat, to lay other values over (a new seat then decides
@@ -117,6 +132,18 @@ class Hand:
         rest.remove(tile)
         return Hand(tuple(rest), self.melds, tile, self.flowers, self.context)
 
+    def has_red_fives(self) -> bool:
+        return any(t in RED_FIVES for t in self.all_tiles())
+
+    def with_plain_fives(self) -> Hand:
+        """The hand as rule systems without red fives read it: each red five a five (CONVENTIONS §1)."""
+        if not self.has_red_fives():
+            return self
+        melds = tuple(replace(m, tiles=tuple(plain_code(t) for t in m.tiles),
+                              claimed=None if m.claimed is None else plain_code(m.claimed)) for m in self.melds)
+        return Hand(tuple(plain_code(t) for t in self.concealed), melds,
+                    None if self.winning_tile is None else plain_code(self.winning_tile), self.flowers, self.context)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "concealed": list(self.concealed),
@@ -154,9 +181,10 @@ def _list(value: Any, where: str) -> list:
 
 
 def _tile(value: Any, where: str) -> str:
-    if not isinstance(value, str) or value not in ALL_CODES:
+    if not isinstance(value, str) or value not in HAND_CODES:
         raise HandError(
-            "unknown_tile", f"{value!r} in '{where}' is not a tile code (1m..9m, 1p..9p, 1s..9s, 1z..7z, 1f..8f)"
+            "unknown_tile",
+            f"{value!r} in '{where}' is not a tile code (1m..9m, 1p..9p, 1s..9s, 1z..7z, 1f..8f, red fives 0m 0p 0s)"
         )
     return value
 
@@ -207,6 +235,11 @@ def context_from_json(data: Any) -> Context:
         elif key == "dealer_streak":
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 99:
                 raise HandError("bad_context", f"'dealer_streak' must be a whole number 0..99, not {value!r}")
+        elif key in RIICHI_COUNTERS:
+            if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 99:
+                raise HandError("bad_context", f"'{key}' must be a whole number 0..99, not {value!r}")
+        elif key in RIICHI_INDICATORS:
+            value = tuple(_indicators(value, key))
         elif key in ("declared_ready", "dealer"):
             if value is not None and not isinstance(value, bool):
                 raise HandError("bad_context", f"'{key}' must be true, false or null")
@@ -216,11 +249,25 @@ def context_from_json(data: Any) -> Context:
     return Context(**values)
 
 
+def _indicators(value: Any, key: str) -> list[str]:
+    """A list of indicator tiles: playing tiles (red fives too), at most ``MAX_INDICATORS``."""
+    if not isinstance(value, list):
+        raise HandError("bad_context", f"'{key}' must be a list of tile codes, not {value!r}")
+    if len(value) > MAX_INDICATORS:
+        raise HandError("bad_context", f"'{key}' holds {len(value)} tiles; a table shows at most {MAX_INDICATORS}")
+    for v in value:
+        if not isinstance(v, str) or not is_playing(v):
+            raise HandError("bad_context", f"{v!r} in '{key}' is not a playing tile code (1m..9m, 1p..9p, 1s..9s, "
+                                           "1z..7z, red fives 0m 0p 0s)")
+    return value
+
+
 def validate_meld(meld: Meld, i: int = 0) -> None:
     tiles = meld.tiles
     if any(not is_playing(t) for t in tiles):
         raise HandError("bad_meld", f"meld {i}: bonus tiles cannot be part of a meld")
     label = "".join(tiles)
+    tiles = tuple(plain_code(t) for t in tiles)  # a red five melds as a five
     if meld.kind == "chow":
         ordered = sorted(tiles, key=sort_key)
         ok = (
@@ -239,7 +286,7 @@ def validate_meld(meld: Meld, i: int = 0) -> None:
             raise HandError("bad_meld", f"meld {i} ({label}) is not a {meld.kind}: {size} identical tiles")
         if meld.concealed and meld.kind != "kong":
             raise HandError("bad_meld", f"meld {i} ({label}): only a kong can be a concealed meld")
-    if meld.claimed is not None and meld.claimed not in tiles:
+    if meld.claimed is not None and plain_code(meld.claimed) not in tiles:
         raise HandError("bad_meld", f"meld {i} ({label}): claimed tile {meld.claimed} is not in the meld")
 
 
@@ -250,10 +297,13 @@ def validate_structure(hand: Hand) -> None:
     for t in hand.all_concealed():
         if is_bonus(t):
             raise HandError("unknown_tile", f"bonus tile {t} belongs in 'flowers', not among the concealed tiles")
-    counts = Counter(hand.all_tiles())
+    # a red five is one of its five's four copies; the indicators are tiles on the table too
+    indicators = hand.context.dora_indicators + hand.context.ura_indicators
+    counts = Counter(plain_code(t) for t in hand.all_tiles() + list(indicators))
     over = sorted((t for t, n in counts.items() if n > COPIES_IN_SET[t]), key=sort_key)
     if over:
-        raise HandError("too_many_copies", f"more than four copies of {', '.join(over)}")
+        where = " between the hand and the dora indicators" if indicators else ""
+        raise HandError("too_many_copies", f"more than four copies of {', '.join(over)}{where}")
     bonus = Counter(hand.flowers)
     dup = sorted(t for t, n in bonus.items() if n > COPIES_IN_SET[t])
     if dup:

@@ -1,6 +1,7 @@
 """Compact hand notation (CONVENTIONS §1): what a person types, e.g. ``123m456p78s11z [555z] 1f6f +9s``.
 
-- mpsz digits then a suit letter; honours also as ``E S W N`` (winds) and ``P F C`` (白 發 中);
+- mpsz digits then a suit letter, ``0`` a red five (``406p``: 4p, red 5p, 6p); honours also as ``E S W N``
+  (winds) and ``P F C`` (白 發 中);
   Unicode mahjong glyphs U+1F000..U+1F029 are accepted too; the joker and a tile's back (U+1F02A, U+1F02B) are
   refused with their reason.
 - ``[...]`` an exposed meld (chow, pung or kong, told by its tiles); ``(....)`` a concealed kong.
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from .errors import HandError
 from .hand import Context, Hand, Meld, validate_structure
-from .tiles import is_bonus, sort_key
+from .tiles import is_bonus, plain_code, sort_key
 
 HONOUR_LETTERS = {"E": "1z", "S": "2z", "W": "3z", "N": "4z", "P": "5z", "F": "6z", "C": "7z"}
 
@@ -30,7 +31,8 @@ NO_TILE_GLYPHS = {
     "\U0001F02A": "the joker, which no rule system here plays with",
     "\U0001F02B": "a tile's back, which names no tile; write a concealed kong as (9999s)",
 }
-_SUIT_DIGITS = {"m": "123456789", "p": "123456789", "s": "123456789", "z": "1234567", "f": "12345678"}
+#: The digits each suit letter takes: ``0`` is the red five of m, p and s (CONVENTIONS §1).
+_SUIT_DIGITS = {"m": "0123456789", "p": "0123456789", "s": "0123456789", "z": "1234567", "f": "12345678"}
 
 
 def _tokens(text: str, where: str) -> list[str]:
@@ -69,11 +71,12 @@ def _meld(tiles: list[str], concealed: bool, text: str) -> Meld:
     if any(is_bonus(t) for t in tiles):
         raise HandError("bad_meld", f"{text}: bonus tiles cannot be part of a meld")
     tiles = sorted(tiles, key=sort_key)
+    kinds = len({plain_code(t) for t in tiles})  # a red five melds as a five: [505p] is a pung
     if concealed:
-        if len(tiles) != 4 or len(set(tiles)) != 1:
+        if len(tiles) != 4 or kinds != 1:
             raise HandError("bad_meld", f"{text}: a concealed kong in (...) is four identical tiles")
         return Meld("kong", tuple(tiles), True)
-    if len(set(tiles)) == 1 and len(tiles) in (3, 4):
+    if kinds == 1 and len(tiles) in (3, 4):
         return Meld("pung" if len(tiles) == 3 else "kong", tuple(tiles))
     if len(tiles) == 3:
         return Meld("chow", tuple(tiles))

@@ -37,6 +37,12 @@ def rule_facts(rules: str, options: dict[str, Any] | None) -> RuleFacts:
         from .taiwan.options import parse_options as taiwan_options
 
         return RuleFacts(rules, module.UNIT, shapes(taiwan_options(options)), HAND_SIZE, None)
+    if rules == "riichi":
+        from .riichi.options import parse_options as riichi_options
+
+        riichi_options(options)
+        # four sets and a pair, seven pairs or thirteen orphans; a win needs a yaku (the scorer says no_yaku)
+        return RuleFacts(rules, module.UNIT, Shapes(distinct_pairs=True), 14, None)
     from .cantonese import OPTIONS
     from .cantonese.rules import rules_for
 

@@ -11,7 +11,7 @@ from importlib import resources
 from typing import Any
 
 from .sighting import Sighting
-from .tiles import INDEX, IS_WIND, PLAYING_CODES, RANK_OF, SUIT_OF, WIND_LETTERS
+from .tiles import IS_WIND, PLAYING_CODES, RANK_OF, SUIT_OF, WIND_LETTERS, index, plain_code
 
 
 @dataclass(frozen=True)
@@ -60,16 +60,16 @@ def _mark(key: str, seat: str | None = None, tile: str | None = None) -> Mark:
 
 def _ranks(tiles: tuple[str, ...], suit: int) -> set[int]:
     """The ranks of ``suit`` among ``tiles``."""
-    return {RANK_OF[INDEX[t]] for t in tiles if SUIT_OF[INDEX[t]] == suit}
+    return {RANK_OF[index(t)] for t in tiles if SUIT_OF[index(t)] == suit}
 
 
 def marks_for(tile: str, seat: str, sighting: Sighting, left: list[int]) -> list[Mark]:
     """The marks on discarding ``tile`` for the player in ``seat``, from the others' discards."""
-    t = INDEX[tile]
+    t = index(tile)
     out: list[Mark] = []
     others = {s: d for s, d in sighting.discards.items() if s != seat}
     for s, discards in others.items():
-        if tile in discards:
+        if plain_code(tile) in map(plain_code, discards):  # a red five is its five, here as in every rule
             out.append(_mark("follow_discarded", s))
     suit = SUIT_OF[t]
     if suit < 3:

@@ -107,8 +107,11 @@ def regular_shanten(counts: Sequence[int], sets: int) -> int:
     return _distance(_join(_join(a, b), _join(c, d)), sets)
 
 
-def seven_pairs_shanten(counts: Sequence[int]) -> int:
-    """Seven pairs (four of a kind counts two pairs, as the scorers read it)."""
+def seven_pairs_shanten(counts: Sequence[int], distinct: bool = False) -> int:
+    """Seven pairs: four of a kind counts two pairs, as the scorers read it, except where the pairs must be
+    ``distinct`` (riichi), where each kind held makes one pair at most and seven kinds are needed."""
+    if distinct:
+        return 6 - sum(1 for n in counts if n >= 2) + max(0, 7 - sum(1 for n in counts if n))
     return 6 - sum(n // 2 for n in counts)
 
 
@@ -165,13 +168,19 @@ SPECIAL_SHANTEN: dict[str, Callable[[Sequence[int], int], int]] = {
 }
 
 
+def _special_shanten(name: str, counts: Sequence[int], melds: int, shapes: Shapes) -> int:
+    if name == "seven_pairs":
+        return seven_pairs_shanten(counts, shapes.distinct_pairs)
+    return SPECIAL_SHANTEN[name](counts, melds)
+
+
 def shanten_by_shape(counts: Sequence[int], melds: int, shapes: Shapes) -> dict[str, int]:
     """The distance of ``counts`` (concealed tiles, 3k + 1 or 3k + 2 of them) to each shape the rules accept;
     ``melds`` declared melds (kongs included) stand beside them."""
     out = {"standard": regular_shanten(counts, shapes.sets - melds)}
     if melds == 0:
         if shapes.seven_pairs:
-            out["seven_pairs"] = seven_pairs_shanten(counts)
+            out["seven_pairs"] = seven_pairs_shanten(counts, shapes.distinct_pairs)
         if shapes.thirteen_orphans:
             out["thirteen_orphans"] = thirteen_orphans_shanten(counts)
         if shapes.knitted:
@@ -189,7 +198,7 @@ def shanten(counts: Sequence[int], melds: int, shapes: Shapes) -> int:
     best = regular_shanten(counts, shapes.sets - melds)
     if melds == 0:
         if shapes.seven_pairs:
-            best = min(best, seven_pairs_shanten(counts))
+            best = min(best, seven_pairs_shanten(counts, shapes.distinct_pairs))
         if shapes.thirteen_orphans:
             best = min(best, thirteen_orphans_shanten(counts))
         if shapes.knitted:
@@ -230,7 +239,7 @@ def useful_tiles(counts: Sequence[int], melds: int, shapes: Shapes, held: Sequen
                 out.append(t)
                 c[t] -= 1
                 continue
-        if special and min(SPECIAL_SHANTEN[name](c, melds) for name in special) < current:
+        if special and min(_special_shanten(name, c, melds, shapes) for name in special) < current:
             out.append(t)
         c[t] -= 1
     return out

@@ -18,7 +18,7 @@ PLAYING_CODES: tuple[str, ...] = tuple(f"{n}{s}" for s in SUITS for n in range(1
 SEASON_CODES: tuple[str, ...] = tuple(f"{n}f" for n in range(1, 5))
 FLOWER_CODES: tuple[str, ...] = tuple(f"{n}f" for n in range(5, 9))
 BONUS_CODES: tuple[str, ...] = SEASON_CODES + FLOWER_CODES
-#: Every code a hand may hold.
+#: Every code a hand may hold, red fives aside.
 ALL_CODES: tuple[str, ...] = PLAYING_CODES + BONUS_CODES
 #: A face-down tile: the detector's 43rd class, never a tile of a hand's notation.
 BACK_CODE = "back"
@@ -28,9 +28,14 @@ DETECTOR_CLASSES: tuple[str, ...] = ALL_CODES + (BACK_CODE,)
 RED_FIVES: dict[str, str] = {"0m": "5m", "0p": "5p", "0s": "5s"}
 #: The reader's classes when it tells red fives apart: the detector's 43, then the three red fives (CONVENTIONS §1).
 READER_CLASSES: tuple[str, ...] = DETECTOR_CLASSES + tuple(RED_FIVES)
+#: Every code a hand may hold, red fives included.
+HAND_CODES: tuple[str, ...] = ALL_CODES + tuple(RED_FIVES)
 
 INDEX: dict[str, int] = {code: i for i, code in enumerate(PLAYING_CODES)}
-#: How many of each tile one set holds: four of a playing tile, one of a bonus tile.
+#: INDEX with each red five at its five's index: counting tiles, a red five is a five.
+_COUNT_INDEX: dict[str, int] = {**INDEX, **{red: INDEX[five] for red, five in RED_FIVES.items()}}
+#: How many of each tile one set holds: four of a playing tile (a red five is one of its five's four), one of a
+#: bonus tile.
 COPIES_IN_SET: dict[str, int] = {**{code: 4 for code in PLAYING_CODES}, **{code: 1 for code in BONUS_CODES}}
 
 WIND_CODES = {"E": "1z", "S": "2z", "W": "3z", "N": "4z"}
@@ -52,7 +57,7 @@ def plain_code(code: str) -> str:
 
 
 def is_playing(code: str) -> bool:
-    return code in INDEX
+    return code in _COUNT_INDEX
 
 
 def is_bonus(code: str) -> bool:
@@ -84,7 +89,7 @@ TERMINALS_AND_HONORS: tuple[int, ...] = tuple(i for i in range(34) if IS_TERMINA
 
 
 def index(code: str) -> int:
-    return INDEX[code]
+    return _COUNT_INDEX[code]
 
 
 def code(idx: int) -> str:
@@ -100,10 +105,10 @@ def counts_of(codes) -> list[int]:
     """A 34-slot count array from playing-tile codes."""
     counts = [0] * 34
     for c in codes:
-        counts[INDEX[c]] += 1
+        counts[_COUNT_INDEX[c]] += 1
     return counts
 
 
 def sort_key(code: str) -> tuple[int, int]:
-    """Order tiles as players lay them: m, p, s, honours, bonus; by rank inside a suit."""
-    return ("mpszf".index(code[1]), int(code[0])) if len(code) == 2 else (9, 0)
+    """Order tiles as players lay them: m, p, s, honours, bonus; by rank inside a suit (a red five as a five)."""
+    return ("mpszf".index(code[1]), int(code[0]) or 5) if len(code) == 2 else (9, 0)

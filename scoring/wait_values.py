@@ -7,14 +7,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .decompose import Group, arrangements, meld_group
-from .engine import score
+from .engine import RED_FIVE_SYSTEMS, score
 from .errors import HandError
 from .hand import Hand
 from .result import ScoreResult
 from .rule_shapes import RuleFacts
 from .safety import Mark, wait_notes
 from .sighting import Sighting
-from .tiles import INDEX, PLAYING_CODES, counts_of
+from .tiles import PLAYING_CODES, RED_FIVES, counts_of, index
 from .waits import SPECIAL, placements, wait_kind, waiting_tiles
 
 
@@ -63,7 +63,7 @@ class Waits:
 
 
 def hand_groups(hand: Hand) -> tuple[Group, ...]:
-    return tuple(meld_group(m.kind, min(INDEX[t] for t in m.tiles), m.concealed) for m in hand.melds)
+    return tuple(meld_group(m.kind, min(index(t) for t in m.tiles), m.concealed) for m in hand.melds)
 
 
 def check_size(hand: Hand, facts: RuleFacts, sizes: tuple[int, ...], question: str) -> int:
@@ -89,6 +89,16 @@ def win_kinds(concealed: list[int], groups: tuple[Group, ...], facts: RuleFacts,
     return sorted(kinds, key=order.index)
 
 
+def _drawn_as(code: str, hand: Hand, facts: RuleFacts) -> str:
+    """The tile a wait is won with: under rules with red fives, a five whose three plain copies are all in sight
+    (the hand, the dora indicators) can only be the red one."""
+    red = next((r for r, five in RED_FIVES.items() if five == code), None)
+    if facts.rules not in RED_FIVE_SYSTEMS or red is None:
+        return code
+    held = hand.all_tiles() + list(hand.context.dora_indicators) + list(hand.context.ura_indicators)
+    return red if red not in held and held.count(code) >= 3 else code
+
+
 def find_waits(hand: Hand, facts: RuleFacts, options: dict[str, Any], left: list[int],
                tiles: list[int] | None = None, sighting: Sighting | None = None) -> Waits:
     """The waits of ``hand`` (one tile short, no winning tile), each scored on a discard and self-drawn, with the
@@ -109,7 +119,7 @@ def find_waits(hand: Hand, facts: RuleFacts, options: dict[str, Any], left: list
         concealed[t] += 1
         kinds = win_kinds(concealed, groups, facts, t)
         concealed[t] -= 1
-        won = Hand(hand.concealed, hand.melds, code, hand.flowers, on_discard)
+        won = Hand(hand.concealed, hand.melds, _drawn_as(code, hand, facts), hand.flowers, on_discard)
         out.waits.append(Wait(code, left[t], kinds, score(won, facts.rules, options),
                               score(replace(won, context=on_self_draw), facts.rules, self_drawn_options),
                               wait_notes(code, kinds, sighting or Sighting())))

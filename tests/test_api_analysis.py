@@ -60,7 +60,7 @@ def test_advise_endpoint(client):
 
 
 @pytest.mark.parametrize("body,status,code", [
-    ({"rules": "riichi", "hand": READY}, 400, "unknown_rules"),
+    ({"rules": "zung_jung", "hand": READY}, 400, "unknown_rules"),
     ({"rules": "mcr", "hand": {"concealed": ["1m"] * 5}}, 400, "too_many_copies"),
     ({"rules": "mcr", "hand": READY, "seen": ["5z", "5z"]}, 400, "too_many_copies"),
     ({"rules": "mcr", "hand": READY, "discards": {"X": []}}, 400, "bad_hand_json"),

@@ -63,7 +63,7 @@ def test_unknown_winning_tile_scores_the_best_reading():
 def test_bad_input_exits_2_with_the_code_on_stderr():
     proc = run_cli(["score", "123m +", "--rules", "mcr"])
     assert proc.returncode == 2 and "bad_notation" in proc.stderr and "Traceback" not in proc.stderr
-    proc = run_cli(["score", "123m456p789s234m5z +5z", "--rules", "riichi"])
+    proc = run_cli(["score", "123m456p789s234m5z +5z", "--rules", "zung_jung"])
     assert proc.returncode == 2 and "unknown_rules" in proc.stderr
     proc = run_cli(["score", "--hand-json", "/nonexistent/hand.json"])
     assert proc.returncode == 2 and "cannot read" in proc.stderr

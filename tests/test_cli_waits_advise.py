@@ -38,7 +38,7 @@ def test_advise_table_and_json(capsys):
 @pytest.mark.parametrize("argv,code", [
     (["waits", READY + " +9s", "--rules", "mcr"], "tile_count"),
     (["advise", "123m", "--rules", "taiwan"], "tile_count"),
-    (["waits", READY, "--rules", "riichi"], "unknown_rules"),
+    (["waits", READY, "--rules", "zung_jung"], "unknown_rules"),
     (["waits", READY, "--seen", "5z5z"], "too_many_copies"),
     (["advise", READY, "--seen", "1q"], "bad_notation"),
     (["advise", READY, "--option", "nonsense=1"], "bad_option"),

@@ -128,7 +128,7 @@ def test_a_hand_of_the_wrong_size_says_which_size_it_expects(rules, notation, ex
 @pytest.mark.parametrize("call,code", [
     (lambda: waits({"concealed": ["1m"] * 5}, "mcr"), "too_many_copies"),
     (lambda: waits({"concealed": ["xx"]}, "mcr"), "unknown_tile"),
-    (lambda: waits(parse("123m456p78s11z [555z]"), "riichi"), "unknown_rules"),
+    (lambda: waits(parse("123m456p78s11z [555z]"), "zung_jung"), "unknown_rules"),
     (lambda: waits(parse("123m456p78s11z [555z]"), "mcr", {"nonsense": 1}), "bad_option"),
     (lambda: advise(parse("123m456p78s11z [555z]"), "cantonese", {"nonsense": 1}), "bad_option"),
     (lambda: waits(parse("123m456p78s11z [555z]"), "mcr", sighting=Sighting(seen=("5z",) * 2)), "too_many_copies"),

@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from mjlens.scoring.decompose import Shapes, arrangements, meld_group
 from mjlens.scoring.hand import Hand
-from mjlens.scoring.tiles import COPIES_IN_SET, counts_of, index, is_playing, sort_key
+from mjlens.scoring.tiles import COPIES_IN_SET, counts_of, index, is_playing, plain_code, sort_key
 from mjlens.vision.detection import Detection
 from mjlens.vision.hand.layout import ALTERNATIVE_MIN, ALTERNATIVES_TRIED, Layout
 
@@ -38,7 +38,7 @@ HAND_ROLES = ("concealed", "winning")
 def is_complete(hand: Hand) -> bool:
     """Whether ``hand`` is a complete hand under some rule system, with no more copies of a tile than a set holds."""
     shapes = SHAPES_BY_SIZE.get(hand.effective_size())
-    if shapes is None or any(n > COPIES_IN_SET[code] for code, n in Counter(hand.all_tiles()).items()):
+    if shapes is None or any(n > COPIES_IN_SET[code] for code, n in Counter(map(plain_code, hand.all_tiles())).items()):
         return False
     melds = tuple(meld_group(meld.kind, index(min(meld.tiles, key=sort_key)), meld.concealed)
                   for meld in hand.melds)
