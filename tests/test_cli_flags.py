@@ -84,3 +84,19 @@ def test_a_house_rule_file_that_is_not_toml(capsys, tmp_path: Path) -> None:
     bad = tmp_path / "bad.toml"
     bad.write_text("this is = = not toml", encoding="utf-8")
     assert "bad_option: house rules" in _refused(capsys, "score", MCR, "--house-rules", str(bad))
+
+
+def test_train_help_gives_each_default(capsys, monkeypatch) -> None:
+    import argparse
+
+    from mjlens.api.cli import build_parser
+
+    monkeypatch.setenv("COLUMNS", "400")  # one line per flag, so no default is wrapped apart
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    out = capsys.readouterr().out
+    train = next(a for a in build_parser(["train"])._actions if isinstance(a, argparse._SubParsersAction)
+                 ).choices["train"]
+    shown = [a for a in train._actions if a.option_strings and a.default not in (None, False, [], argparse.SUPPRESS)]
+    assert shown and all(f"(default: {a.default})" in out for a in shown)
+    assert "(default: None)" not in out

@@ -14,6 +14,17 @@ from mjlens.api.cli import UsageError
 TRAIN_MODULES = ("ultralytics", "torch", "onnx", "mahjong_detector")
 
 
+class DefaultsShown(argparse.HelpFormatter):
+    """Help that gives each flag's default, where it has one (not for a flag off by default or a path not given)."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help
+        if text and action.option_strings and action.default not in (None, False, [], argparse.SUPPRESS) \
+                and "%(default)" not in text:
+            text += " (default: %(default)s)"
+        return text
+
+
 def register(sub) -> None:
     parser = sub.add_parser(
         "train",
@@ -21,6 +32,7 @@ def register(sub) -> None:
         description="Fine-tune the 43-class YOLO11n tile detector from the mahjong-detector warm start. "
         "Example: mjlens train --data ../shared/datasets/hk-photos --project runs/train --epochs 16 "
         "--export models/mjlens-tiles.onnx",
+        formatter_class=DefaultsShown,
     )
     from mjlens.vision.train.train import add_arguments
 

@@ -128,8 +128,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "or a .txt list of image paths; repeatable")
     parser.add_argument("--project", type=Path, default=Path("runs/train"), help="where runs and checkpoints go")
     parser.add_argument("--name", default="tiles", help="run name under --project")
-    parser.add_argument("--epochs", type=int, default=13)
-    parser.add_argument("--batch", type=int, default=HYPERPARAMETERS["batch"])
+    parser.add_argument("--epochs", type=int, default=13, help="passes over the training photos")
+    parser.add_argument("--batch", type=int, default=HYPERPARAMETERS["batch"], help="photos per training step")
     parser.add_argument("--imgsz", type=int, default=HYPERPARAMETERS["imgsz"], help="training input size (px)")
     parser.add_argument("--lr0", type=float, default=HYPERPARAMETERS["lr0"], help="initial learning rate")
     parser.add_argument("--close-mosaic", type=int, default=HYPERPARAMETERS["close_mosaic"],
