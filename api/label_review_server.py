@@ -16,6 +16,7 @@ import mimetypes
 import secrets
 import sys
 import threading
+import traceback
 from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
+from .errors import short_message
 from .label_corrections import CORRECTIONS_FILE, CorrectionError, parse_corrections, read_corrections
 from .label_outputs import OutputFolder
 from .label_review import (
@@ -52,6 +54,9 @@ REVIEW_ERROR_CODES = {
     "too_large": "a save larger than MAX_SAVE_BYTES",
     "not_found": "no such page or photo of the folder",
     "cannot_read": "a photo of the folder could not be read",
+    "cannot_write": "a save could not be written into the folder (the disk full, the folder read-only): nothing of "
+                    "it is lost on the page, which can save again",
+    "internal": "an unexpected error (a bug); the command's output says where",
 }
 
 
@@ -86,6 +91,10 @@ def check_folder(out: OutputFolder) -> None:
                                                                 "annotations.json): run mjlens label into it first")
 
 
+def _error_body(code: str, message: str) -> bytes:
+    return json.dumps({"error": {"code": code, "message": short_message(message)}}).encode()
+
+
 class _Handler(BaseHTTPRequestHandler):
     server: ReviewServer
     server_version = "mjlens-review"
@@ -102,10 +111,17 @@ class _Handler(BaseHTTPRequestHandler):
             status, kind, body = route(urlsplit(self.path).path)
         except ReviewError as err:
             status, kind = err.status, "application/json"
-            body = json.dumps({"error": {"code": err.code, "message": err.message}}).encode()
+            body = _error_body(err.code, err.message)
         except CorrectionError as err:
             status, kind = HTTPStatus.BAD_REQUEST, "application/json"
-            body = json.dumps({"error": err.to_json()}).encode()
+            body = _error_body(err.code, err.message)
+        except OSError as err:  # a save that cannot be written: said, and the page keeps its corrections
+            status, kind = HTTPStatus.INTERNAL_SERVER_ERROR, "application/json"
+            body = _error_body("cannot_write", f"{err.filename or 'the output folder'}: {err.strerror or err}")
+        except Exception as err:  # a bug: answered in the same shape, its traceback on the command's stderr
+            traceback.print_exc(file=sys.stderr)
+            status, kind = HTTPStatus.INTERNAL_SERVER_ERROR, "application/json"
+            body = _error_body("internal", f"{type(err).__name__}: {err}")
         self.send_response(status)
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(body)))

@@ -261,6 +261,19 @@ def test_a_save_that_cannot_be_written_writes_nothing(served, corrections, token
     assert not (out / CORRECTIONS_FILE).exists() and (out / "labels" / "a.txt").read_text() == before
 
 
+def test_a_save_the_disk_refuses_says_so(served, monkeypatch):
+    import mjlens.api.label_review as label_review
+
+    def full(path, text):
+        raise OSError(28, "No space left on device", str(path))
+
+    server, out = served
+    monkeypatch.setattr(label_review, "write_atomic", full)
+    status, answer = save(server, [edited_a(out)])
+    assert status == 500 and answer["error"]["code"] == "cannot_write"
+    assert "No space left on device" in answer["error"]["message"] and CORRECTIONS_FILE in answer["error"]["message"]
+
+
 @pytest.mark.parametrize(("body", "headers", "status", "code"), [
     (b"{half", {}, 400, "bad_corrections"),
     (b'{"tiles": []}', {}, 400, "bad_corrections"),
