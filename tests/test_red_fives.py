@@ -127,3 +127,16 @@ def test_the_plain_fives_of_real_photos_are_never_read_red(shared_dir, judge):
     if judged == 0:
         pytest.skip("no labelled fives in this copy of the shared data")
     assert red == []
+
+
+def test_a_missing_or_broken_judge_is_a_model_error(tmp_path):
+    from mjlens.vision.runtime.detector import ModelError
+
+    with pytest.raises(ModelError) as missing:
+        load_red_five_judge(tmp_path / "absent.json")
+    assert missing.value.code == "model_missing"
+    for text in ("not json", '{"features": ["other"]}', '{"features": ["red_of_ink"], "weights": 3}'):
+        (tmp_path / "bad.json").write_text(text)
+        with pytest.raises(ModelError) as broken:
+            load_red_five_judge(tmp_path / "bad.json")
+        assert broken.value.code == "model_invalid"

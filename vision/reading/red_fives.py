@@ -22,6 +22,7 @@ import numpy as np
 
 from mjlens.models import shipped
 from mjlens.scoring.tiles import RED_FIVES
+from mjlens.vision.runtime.detector import ModelError
 
 JUDGE_FILE = "mjlens-red-fives.json"
 #: Each suit's five and its red five: ``{"5m": "0m", ...}``.
@@ -135,13 +136,20 @@ class RedFiveJudge:
 
 
 def load_red_five_judge(path: str | Path | None = None) -> RedFiveJudge:
-    """The judge saved at ``path`` (default: the shipped one)."""
-    data = json.loads(Path(path or shipped(JUDGE_FILE)).read_text(encoding="utf-8"))
-    if tuple(data.get("features", ())) != FEATURES:
-        raise ValueError(f"{path or JUDGE_FILE}: a red-five judge over other features than {FEATURES}")
-    return RedFiveJudge({five: np.asarray(w, np.float32) for five, w in data["weights"].items()},
-                        {five: float(t) for five, t in data["thresholds"].items()},
-                        {five: float(t) for five, t in data["max_dark"].items()})
+    """The judge saved at ``path`` (default: the shipped one); a missing or unreadable file is a ``ModelError``
+    (``model_missing``, ``model_invalid``), as a missing model is."""
+    path = Path(path or shipped(JUDGE_FILE))
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if tuple(data.get("features", ())) != FEATURES:
+            raise ValueError(f"it judges by other features than {', '.join(FEATURES)}")
+        return RedFiveJudge({five: np.asarray(w, np.float32) for five, w in data["weights"].items()},
+                            {five: float(t) for five, t in data["thresholds"].items()},
+                            {five: float(t) for five, t in data["max_dark"].items()})
+    except FileNotFoundError:
+        raise ModelError("model_missing", f"the red-five judge {path} is missing; reinstall mjlens") from None
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as err:
+        raise ModelError("model_invalid", f"the red-five judge {path} cannot be read: {err}") from None
 
 
 def with_red_fives(recognition: dict[str, Any], red: set[int]) -> dict[str, Any]:
