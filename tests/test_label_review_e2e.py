@@ -96,8 +96,13 @@ def test_correct_a_photo_and_save_it_into_the_folder(served, browser, tmp_path):
     assert len(browser.find_elements(By.CSS_SELECTOR, 'figure.card[data-image="a.jpg"] .b')) == 14
 
 
-def test_a_save_from_the_page_opened_as_a_file_downloads_what_the_run_writes(labelled, browser, tmp_path):  # noqa: F811
+@pytest.mark.parametrize("label_format", ["yolo", "coco"])
+def test_a_save_from_the_page_opened_as_a_file_downloads_what_the_run_writes(labelled, browser, tmp_path,  # noqa: F811
+                                                                             label_format):
     folder, out = labelled
+    if label_format == "coco":
+        out = tmp_path / "coco"
+        assert main(["label", str(folder), "--out", str(out), "--format", "coco"]) == 0
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     browser.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
@@ -119,15 +124,23 @@ def test_a_save_from_the_page_opened_as_a_file_downloads_what_the_run_writes(lab
     with zipfile.ZipFile(saved) as archive:
         assert archive.testzip() is None
         files = {name: archive.read(name).decode() for name in archive.namelist()}
-    assert sorted(files) == ["corrections.jsonl", "labels/b.txt", "review.html"]  # the photos reviewed alone
 
     # the labelling run given the same corrections writes the same labels
     again = tmp_path / "again"
     shutil.copytree(out, again)
     (again / CORRECTIONS_FILE).write_text(files["corrections.jsonl"])
-    assert main(["label", str(folder), "--out", str(again)]) == 0
-    assert files["labels/b.txt"] == (again / "labels" / "b.txt").read_text()
-    assert files["labels/b.txt"].split()[0] == str(DETECTOR_CLASSES.index("2p"))
+    assert main(["label", str(folder), "--out", str(again), "--format", label_format]) == 0
+    if label_format == "yolo":
+        assert sorted(files) == ["corrections.jsonl", "labels/b.txt", "review.html"]  # the photos reviewed alone
+        assert files["labels/b.txt"] == (again / "labels" / "b.txt").read_text()
+        assert files["labels/b.txt"].split()[0] == str(DETECTOR_CLASSES.index("2p"))
+    else:
+        assert sorted(files) == ["annotations.json", "corrections.jsonl", "review.html"]
+        doc = json.loads(files["annotations.json"])
+        assert doc == json.loads((again / "annotations.json").read_text())
+        b_id = next(image["id"] for image in doc["images"] if image["file_name"] == "b.png")
+        first = next(a for a in doc["annotations"] if a["image_id"] == b_id)
+        assert doc["categories"][first["category_id"] - 1]["name"] == "2p" and first["score"] is None
     # and the page saved holds the correction, opened again
     (out / "review.html").write_text(files["review.html"])
     browser.get((out / "review.html").as_uri())
