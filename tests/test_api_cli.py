@@ -87,6 +87,8 @@ def test_photo_hand_that_does_not_win_exits_2_with_the_result(monkeypatch, photo
     assert main(["photo", str(photo), "--rules", "cantonese", "--json"]) == 2
     captured = capsys.readouterr()
     assert json.loads(captured.out)["score"]["valid"] is False and "not_winning" in captured.err
+    # what to do next: a tile may be misread, put right on the page or typed for mjlens score
+    assert "misread" in captured.err and "mjlens serve" in captured.err and "mjlens score" in captured.err
 
 
 def test_serve_rejects_a_bad_port(capsys):

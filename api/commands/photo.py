@@ -35,6 +35,12 @@ def register(sub) -> None:
     parser.set_defaults(run=run)
 
 
+#: Refusals of a photo's hand that a tile misread or missed may cause, and what to do about one.
+MISREAD_CODES = ("tile_count", "not_winning", "too_many_copies")
+MISREAD_HINT = ("a tile may be misread or missed: correct it on the phone page (mjlens serve), or type the hand "
+                "as it is: mjlens score 'NOTATION' --rules {rules}")
+
+
 def context_overrides(args) -> dict[str, Any]:
     """Only the context keys a flag was given for: the rest stays as the photo's hand has it."""
     values = {name[4:]: value for name, value in vars(args).items()
@@ -88,5 +94,7 @@ def run(args) -> int:
     if not result.valid:
         assert result.error is not None
         print(f"mjlens photo: {result.error.code}: {result.error.message}", file=sys.stderr)
+        if result.error.code in MISREAD_CODES and recognition.get("hand"):
+            print(f"mjlens photo: {MISREAD_HINT.format(rules=args.rules)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     return EXIT_OK
