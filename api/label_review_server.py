@@ -36,7 +36,7 @@ from .label_review import (
     save_corrections,
     write_review,
 )
-from .labeling import review_html
+from .labeling import SPLIT_FILES, review_html
 
 HOST = "127.0.0.1"
 TOKEN_HEADER = "X-Review-Token"
@@ -142,7 +142,7 @@ class _Handler(BaseHTTPRequestHandler):
             page = review_html(labelled, review.low, failures_in(review.out), formats_in(review.out), review.token)
             return HTTPStatus.OK, "text/html; charset=utf-8", page.encode("utf-8", errors="surrogateescape")
         name = unquote(path.removeprefix("/images/"), errors="surrogateescape")
-        if path.startswith("/images/") and "/" not in name and name in self.server.image_names():
+        if path.startswith("/images/") and self.server.is_photo(name):
             kind = mimetypes.guess_type(name)[0] or "application/octet-stream"
             try:
                 return HTTPStatus.OK, kind, (review.out.images / name).read_bytes()
@@ -195,8 +195,9 @@ class ReviewServer(ThreadingHTTPServer):
         out = self.review.out
         return corrected_photos(labelled_in(out), read_corrections(out.root / CORRECTIONS_FILE))
 
-    def image_names(self) -> set[str]:
-        return {photo.image_name for photo, _ in labelled_in(self.review.out)}
+    def is_photo(self, name: str) -> bool:
+        """Whether ``name`` is a file of the folder's images/ (a name alone, never a path out of it)."""
+        return bool(name) and "/" not in name and name not in (".", "..") and (self.review.out.images / name).is_file()
 
     def save(self, corrections) -> dict[str, Any]:
         """Write the corrections, then the labels and the page from them; what was written."""
@@ -208,7 +209,8 @@ class ReviewServer(ThreadingHTTPServer):
             formats = formats_in(out)
             save_corrections(out, corrections)
             write_review(out, corrected_photos(labelled, by_name), formats, self.review.low, failures_in(out))
-        files = [CORRECTIONS_FILE, "review.html"] + (["labels/", "data.yaml"] if "yolo" in formats else []) \
+        yolo = ["labels/", "data.yaml", *SPLIT_FILES.values()]
+        files = [CORRECTIONS_FILE, "review.html"] + (yolo if "yolo" in formats else []) \
             + (["annotations.json"] if "coco" in formats else [])
         return {"saved": len(corrections), "done": sum(c.done for c in corrections), "photos": len(labelled),
                 "files": files}

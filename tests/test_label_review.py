@@ -225,6 +225,15 @@ def test_the_server_serves_the_page_and_the_photos_of_the_folder_alone(served):
         assert status == 404 and json.loads(body)["error"]["code"] == "not_found", path
 
 
+def test_a_photo_is_served_without_reading_the_folder_again(served, monkeypatch):
+    """A page of many photos asks for each: one photo costs a file, not a read of every recognition."""
+    import mjlens.api.label_review_server as review_server
+
+    server, out = served
+    monkeypatch.setattr(review_server, "labelled_in", lambda out: pytest.fail("read every recognition"))
+    assert request(server, "GET", "/images/b.png")[0] == 200
+
+
 def test_the_server_answers_only_under_its_own_name(served):
     server, _ = served
     status, _, body = request(server, "GET", "/", headers={"Host": "evil.example"})
