@@ -13,7 +13,7 @@ from typing import Any
 
 from .label_corrections import CORRECTIONS_FILE, Correction, CorrectionError, corrected, corrections_text
 from .label_outputs import FAILED_LIST, Failure, OutputFolder, json_text, write_atomic
-from .labeling import coco, data_yaml, review_html, yolo_lines
+from .labeling import coco, data_yaml, review_html, split_lists, yolo_lines
 
 REVIEW_PAGE = "review.html"
 DATA_YAML = "data.yaml"
@@ -61,6 +61,8 @@ def write_labels(out: OutputFolder, labelled: Sequence[tuple[Any, dict[str, Any]
             lines = yolo_lines(rec)
             write_atomic(out.labels / f"{photo.key}.txt", "\n".join(lines) + ("\n" if lines else ""))
         write_atomic(out.root / DATA_YAML, data_yaml())
+        for name, text in split_lists([photo.image_name for photo, _ in labelled]).items():
+            write_atomic(out.root / name, text)
     if "coco" in formats:
         write_atomic(out.root / COCO_FILE, json_text(coco(labelled)))
 

@@ -7,6 +7,7 @@ this module only makes the formats, each a small pure function of the recognitio
 
 from __future__ import annotations
 
+import hashlib
 import html
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -46,10 +47,40 @@ def yolo_lines(recognition: dict[str, Any]) -> list[str]:
     return lines
 
 
+#: One labelled photo in this many is set aside for validation.
+VAL_EVERY = 5
+#: The lists of images of each split, beside data.yaml.
+SPLIT_FILES = {"train": "train.txt", "val": "val.txt"}
+
+
 def data_yaml() -> str:
-    """The dataset description ultralytics reads; labelled photos serve as both train and val until split."""
-    return yaml.safe_dump({"path": ".", "train": "images", "val": "images", "nc": len(DETECTOR_CLASSES),
+    """The dataset description ultralytics reads: the photos of each split listed in ``SPLIT_FILES``."""
+    return yaml.safe_dump({"path": ".", **SPLIT_FILES, "nc": len(DETECTOR_CLASSES),
                            "names": list(DETECTOR_CLASSES)}, sort_keys=False, allow_unicode=True)
+
+
+def split(image_names: Sequence[str]) -> dict[str, list[str]]:
+    """The photos of each split: one in ``VAL_EVERY`` for val, chosen by a hash of its name so that a photo keeps
+    its split as more are labelled; each split holds at least one photo (a lone photo serves both)."""
+    def in_val(name: str) -> bool:
+        return int.from_bytes(hashlib.sha256(name.encode("utf-8", "surrogatepass")).digest()[:4], "big") \
+            % VAL_EVERY == 0
+
+    names = sorted(image_names)
+    val = [n for n in names if in_val(n)]
+    train = [n for n in names if not in_val(n)]
+    if not val and train:
+        val = [train.pop()] if len(train) > 1 else list(train)
+    if not train and val:
+        train = [val.pop()] if len(val) > 1 else list(val)
+    return {"train": train, "val": val}
+
+
+def split_lists(image_names: Sequence[str]) -> dict[str, str]:
+    """The text of each split's list file, a line ``./images/NAME`` per photo (relative to the list, as ultralytics
+    and ``mjlens eval`` read it)."""
+    return {SPLIT_FILES[part]: "".join(f"./images/{name}\n" for name in names)
+            for part, names in split(image_names).items()}
 
 
 def coco(photos: Iterable[tuple[Photo, dict[str, Any]]]) -> dict[str, Any]:

@@ -47,16 +47,31 @@ def _examples(features: FeatureReader, photos: Iterable[tuple[np.ndarray, list[t
                                reliance=reliance_of(np.concatenate(probs), codes))
 
 
+def _every_split(data_yaml: Path) -> tuple[list[str], list[tuple[Path, Path]]]:
+    """The photos of each split ``data_yaml`` names (train, val, test), each photo once; EvalError where none has
+    any."""
+    codes: list[str] = []
+    pairs: dict[Path, Path] = {}
+    problem = None
+    for part in ("train", "val", "test"):
+        try:
+            codes, found = evaluate.read_dataset(data_yaml, part)
+        except evaluate.EvalError as err:
+            problem = problem or err
+            continue
+        pairs.update((image.resolve(), label) for image, label in found if image.resolve() not in pairs)
+    if not pairs:
+        raise problem or evaluate.EvalError(f"{data_yaml} names no photos")
+    return codes, list(pairs.items())
+
+
 def profile_from_labels(folder: str | Path, features: FeatureReader) -> Profile:
-    """A profile of every labelled tile of a YOLO folder: its data.yaml (train split, else val), else its images/
-    and labels/ folders in the 43-class order."""
+    """A profile of every labelled tile of a YOLO folder: its data.yaml (every split it names, each photo once),
+    else its images/ and labels/ folders in the 43-class order."""
     folder = Path(folder)
     try:
         if (folder / "data.yaml").is_file():
-            try:
-                codes, pairs = evaluate.read_dataset(folder / "data.yaml", "train")
-            except evaluate.EvalError:
-                codes, pairs = evaluate.read_dataset(folder / "data.yaml", "val")
+            codes, pairs = _every_split(folder / "data.yaml")
         elif folder.is_dir():
             images = evaluate.images_of(folder / "images" if (folder / "images").is_dir() else folder)
             codes, pairs = list(DETECTOR_CLASSES), [(image, evaluate.label_path(image)) for image in images]
