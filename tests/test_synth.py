@@ -147,3 +147,43 @@ def test_table_habits_keep_the_hand_and_label_other_players_tiles_as_table(art):
     assert again.jpeg == shown.jpeg and again.record == shown.record
     backgrounds = [g for g in shown.record["groups"] if g.get("player")]
     assert backgrounds and all(g["role"] == "other" for g in backgrounds)  # labelled tiles, not the hand's
+
+
+def test_stacked_kongs_lie_on_their_pungs_middle_tile_and_the_layout_reads_them(art):
+    import numpy as np
+
+    from mjlens.vision.synth.hands import HandShown, MeldShown
+    from mjlens.vision.synth.scene import Habits, layout_hand
+
+    kong = MeldShown("kong", ["6p"] * 4, sideways=2)
+    shown = HandShown(["1m", "2m", "3m", "4s", "5s", "6s", "7z", "7z", "7z", "2z"], [kong], "2z", True, "right", [])
+    scene = layout_hand(np.random.default_rng(3), shown, Habits(p_stacked=1.0), np.random.default_rng(4),
+                        np.random.default_rng(5))
+    (group,) = [g for g in scene.groups if g["role"] == "meld"]
+    under, top = (scene.tiles[i] for i in group["tiles"][1:3])
+    assert [scene.tiles[i].level for i in group["tiles"]] == [0, 0, 1, 0]
+    assert abs(top.x - under.x) < 0.1 and abs(top.y - under.y) < 0.1
+    # the claimed tile turned third of four is the row's last: it came from the right
+    assert scene.hand["melds"] == [{"kind": "kong", "tiles": ["6p"] * 4, "concealed": False, "claimed": "6p",
+                                    "from": "right"}]
+
+
+def test_stacked_kongs_in_synthetic_photos_are_read_as_kongs(art):
+    """Where a detector can report the stacked tile at all (its box and the one under it overlap no more than its
+    NMS lets two boxes of a class), the layout reads the four as a kong."""
+    from mjlens.vision.boxes import box_iou
+    from mjlens.vision.runtime.detector import NMS_IOU
+    from mjlens.vision.synth.scene import Habits
+
+    seen = 0
+    for index in range(60):
+        sample = generate_one(5, index, art, size=512, habits=Habits(p_stacked=1.0))
+        kongs = [g["tiles"] for g in sample.record["groups"] if g.get("kind") == "kong" and not g["concealed"]]
+        pairs = [(sample.labels[kong[1]][1:], sample.labels[kong[2]][1:]) for kong in kongs]  # under, on top
+        if not kongs or any(box_iou([a], [b], float)[0, 0] > NMS_IOU for a, b in pairs):
+            continue
+        layout = assemble([Detection(c, tuple(b), 1.0) for c, *b in sample.labels], sample.width, sample.height)
+        read = [set(g["tiles"]) for g in layout.groups if g.get("kind") == "kong"]
+        assert all(set(kong) in read for kong in kongs), index
+        seen += 1
+    assert seen >= 3

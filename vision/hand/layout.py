@@ -7,10 +7,11 @@ direction). Rows are cut where two neighbours lie clearly farther apart than tou
 are melds or one is a single tile. The hand is grown from the run that is not a meld: melds (3 or 4 tiles set
 apart: chow, pung or kong by their tiles, backs making a concealed kong; a tile of a pung's code lying on one of
 its tiles makes it a kong) and single tiles within a hand's reach join it, other runs only while the hand is short
-of tiles; what is left is clutter ("other"), such as another player's tiles farther off. Bonus tiles are flowers wherever they lie; a single tile that is the next segment on
-the concealed row's line (or the one after it, set apart farther) is the winning tile, and so is a tile at the
-row's end set apart by less than a cut but clearly more than the row's own median spacing. Anything the photo
-leaves open goes into ``warnings``; nothing is guessed silently.
+of tiles; what is left is clutter ("other"), such as another player's tiles farther off. Bonus tiles are flowers
+wherever they lie; a single tile that is the next segment on the concealed row's line (or the one after it, set
+apart farther) is the winning tile, and so is a tile at the row's end set apart by less than a cut but clearly
+more than the row's own median spacing. Anything the photo leaves open goes into ``warnings``; nothing is guessed
+silently.
 """
 
 from __future__ import annotations
@@ -67,11 +68,11 @@ END_MIN_ROW, END_SPLIT, END_OVER = 5, 1.3, 1.15
 ALTERNATIVES_TRIED, ALTERNATIVE_MIN = 2, 0.05
 #: Two boxes overlapping more than this (intersection over union) are one tile found twice...
 DUPLICATE_IOU = 0.6
-#: ... unless the two are one code, their centres within STACK_ALONG of a tile along the row, at least
-#: STACK_ACROSS of a tile apart across it and under STACK_REACH of a tile apart in all (touching tiles lie a tile
-#: apart): a tile lying on another, as the fourth tile of a kong is stacked on its pung. The tile lying off the
-#: line of the tiles around is the one on top.
-STACK_ALONG, STACK_ACROSS, STACK_REACH = 0.4, 0.12, 0.75
+#: ... unless the two are one code, their centres within STACK_ALONG of a tile along the row, and at least
+#: STACK_APART but under STACK_REACH of a tile apart (a box found twice lies closer, touching tiles a tile apart):
+#: a tile lying on another, as the fourth tile of a kong is stacked on its pung, its raised face shifted away from
+#: the point below the camera. The tile lying off the line of the tiles around is the one on top.
+STACK_ALONG, STACK_APART, STACK_REACH = 0.4, 0.12, 0.75
 
 # -- codes of the warnings that ask or tell something a program acts on (``Layout.notices``) -----------------------
 #: A concealed kong shows four backs: its tile is asked, never guessed (CONVENTIONS §2).
@@ -133,12 +134,19 @@ def assemble(detections: list[Detection], width: int, height: int, kongs: Sequen
     answers to ``FACE_DOWN_KONG``); a kong left without one keeps the hand open (None)."""
     if any(not is_playing(code) for code in kongs):
         raise ValueError(f"a kong's tile must be a playing tile's code, not {' '.join(kongs)}")
-    layout = Layout(tile_group=[None] * len(detections))
     if not detections:
-        layout.warnings.append("no tiles found")
-        return layout
+        return Layout(warnings=["no tiles found"])
+    stacked = _stacked(detections, _geometry(detections))
+    layout, loose = _assemble(detections, stacked, kongs)
+    if loose:  # tiles lying on others but on no pung of theirs: read again as tiles like any other
+        layout, _ = _assemble(detections, {top: base for top, base in stacked.items() if top not in loose}, kongs)
+    return layout
+
+
+def _assemble(detections: list[Detection], stacked: dict[int, int], kongs: Sequence[str]) -> tuple[Layout, set[int]]:
+    """``assemble`` with the tiles of ``stacked`` lying on others; also the tiles of those on no pung of theirs."""
+    layout = Layout(tile_group=[None] * len(detections))
     geo = _geometry(detections)
-    stacked = _stacked(detections, geo)
     kept = _without_duplicates(detections, layout.warnings, stacked)
     flowers = [i for i in kept if is_bonus(detections[i].code)]
     # a tile lying on another takes no place in a row: it joins the meld of the tile under it once that is read
@@ -158,7 +166,7 @@ def assemble(detections: list[Detection], width: int, height: int, kongs: Sequen
 
     hand_ids = sorted(hand_cluster) if hand_cluster is not None else []
     reading = _read_hand(hand_ids, segments, line_of, cuts, detections, geo, layout.warnings)
-    _stack_on_pungs(reading.melds, stacked, detections, layout.warnings)
+    loose = _stack_on_pungs(reading.melds, stacked, detections, layout.warnings)
     if reading.concealed:
         add_group("concealed", reading.concealed)
     if reading.winning is not None:
@@ -174,7 +182,7 @@ def assemble(detections: list[Detection], width: int, height: int, kongs: Sequen
             add_group("other", seg)
     face_down_told = _tell_face_down(reading.melds, meld_groups, list(kongs), layout)
     layout.hand = _build_hand(reading, flowers, detections, layout.warnings) if face_down_told else None
-    return layout
+    return layout, loose
 
 
 # -- geometry ------------------------------------------------------------------------------------------------------
@@ -197,7 +205,7 @@ def _without_duplicates(dets: list[Detection], warnings: list[str], stacked: dic
 
 
 def _stacked(dets: list[Detection], geo: _Geometry) -> dict[int, int]:
-    """The tiles lying on another tile of their code (``STACK_ALONG``, ``STACK_ACROSS``, ``STACK_REACH``): top ->
+    """The tiles lying on another tile of their code (``STACK_ALONG``, ``STACK_APART``, ``STACK_REACH``): top ->
     the tile under it, each tile in one pair at most."""
     out: dict[int, int] = {}
     paired: set[int] = set()
@@ -207,7 +215,7 @@ def _stacked(dets: list[Detection], geo: _Geometry) -> dict[int, int]:
                 continue
             size = min(geo.size[i], geo.size[j])
             du, dv = abs(geo.u[i] - geo.u[j]), abs(geo.v[i] - geo.v[j])
-            if du < STACK_ALONG * size and STACK_ACROSS * size <= dv and np.hypot(du, dv) < STACK_REACH * size:
+            if du < STACK_ALONG * size and STACK_APART * size <= np.hypot(du, dv) < STACK_REACH * size:
                 top, base = _top_of(i, j, geo)
                 out[top] = base
                 paired |= {i, j}
@@ -680,14 +688,17 @@ def _hand_spacing(ids: list[int], segments: list[list[int]], geo: _Geometry) -> 
     return statistics.median(spacings) if spacings else float("inf")
 
 
-def _stack_on_pungs(melds: list[_Meld], stacked: dict[int, int], dets: list[Detection], warnings: list[str]) -> None:
+def _stack_on_pungs(melds: list[_Meld], stacked: dict[int, int], dets: list[Detection],
+                    warnings: list[str]) -> set[int]:
     """Each pung with a tile of its code lying on one of its tiles becomes an exposed kong of the four (the top
-    listed after the tile under it); a tile lying elsewhere is left out of the hand, and said so."""
+    listed after the tile under it). Returns the tiles lying elsewhere, left out of the hand and said so."""
+    loose = set()
     for top, base in sorted(stacked.items()):
         meld = next((m for m in melds if base in m.tiles), None)
         if meld is None or meld.kind != "pung" or meld.codes is None or meld.codes[0] != dets[top].code:
             warnings.append(f"a tile ({dets[top].code}) lies on another but not on a pung of its code: it is left "
                             f"out of the hand")
+            loose.add(top)
             continue
         k = meld.tiles.index(base)
         meld.tiles = [*meld.tiles[: k + 1], top, *meld.tiles[k + 1 :]]
@@ -695,6 +706,7 @@ def _stack_on_pungs(melds: list[_Meld], stacked: dict[int, int], dets: list[Dete
         meld.kind = "kong"
         if meld.sideways is not None and meld.sideways > k:
             meld.sideways += 1
+    return loose
 
 
 def _tell_face_down(melds: list[_Meld], groups: list[int], answers: list[str], layout: Layout) -> bool:

@@ -32,6 +32,7 @@ MIN_VISIBLE = 0.45  # a clutter tile cut by the frame or hidden under more than 
 MAX_HAND_COVER = 0.25  # an occluder may hide at most this much of any tile of the hand
 HABIT_STREAM = 1  # the table habits' generator: seeded with (seed, index, HABIT_STREAM)
 RESTYLE_STREAM = 2  # the faces' printing (restyle.py): seeded with (seed, index, RESTYLE_STREAM)
+STACK_STREAM = 3  # which exposed kongs are stacked (a table habit): seeded with (seed, index, STACK_STREAM)
 
 
 @dataclass
@@ -52,12 +53,13 @@ def generate_one(seed: int, index: int, art: ArtBank, size: int = 640, habits: H
     style_rng = np.random.default_rng([seed, index, RESTYLE_STREAM])
     style = draw_style(style_rng) if restyle > 0 and style_rng.random() < restyle else None
     habit_rng = np.random.default_rng([seed, index, HABIT_STREAM]) if habits is not None else None
+    stack_rng = np.random.default_rng([seed, index, STACK_STREAM]) if habits is not None else None
     pool = TilePool()
     shown = random_hand(rng, pool, taiwan=bool(rng.random() < P_TAIWAN))
     if not art.has_bonus():  # a set without flowers and seasons (a player's own table, --set): none on the table
         shown.flowers = []
         pool.bonus.clear()
-    scene = layout_hand(rng, shown, habits, habit_rng)
+    scene = layout_hand(rng, shown, habits, habit_rng, stack_rng)
     if rng.random() < P_CLUTTER:
         add_clutter(rng, scene, pool)
     if habits is not None and habit_rng is not None:

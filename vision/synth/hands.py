@@ -32,6 +32,7 @@ class MeldShown:
     concealed: bool = False
     sideways: int | None = None  # index of the tile turned sideways (the claimed tile), exposed melds only
     backs: list[int] = field(default_factory=list)  # indices shown face down (concealed kongs)
+    stacked: bool = False  # an exposed kong laid as three with the fourth on the middle one
 
     def to_json(self) -> dict:
         out: dict = {"kind": self.kind, "tiles": list(self.tiles), "concealed": self.concealed}

@@ -146,14 +146,17 @@ def render(rng: np.random.Generator, scene: Scene, art: ArtBank, size: int = 640
     shadow_f = cv2.GaussianBlur(shadow, (0, 0), sigma).astype(np.float32) / 255.0
     canvas *= (1 - float(rng.uniform(0.25, 0.55)) * shadow_f)[..., None]
 
-    order = sorted(range(len(scene.tiles)), key=lambda i: -np.linalg.norm(
-        np.array([scene.tiles[i].x, scene.tiles[i].y]) - cam.centre[:2]))
+    # far tiles first, and a tile lying on another after every tile on the table
+    order = sorted(range(len(scene.tiles)), key=lambda i: (scene.tiles[i].level, -np.linalg.norm(
+        np.array([scene.tiles[i].x, scene.tiles[i].y]) - cam.centre[:2])))
     boxes: dict[int, tuple[float, float, float, float]] = {}
     for i in order:
         t = scene.tiles[i]
-        base = _place(OUTLINE, t)
-        top = cam.lifted(base, thickness)
-        mid = cam.lifted(base, thickness * (0.42 if t.shown != "back" else 0.6))
+        floor = t.level * thickness  # the height its body starts at
+        outline = _place(OUTLINE, t)
+        base = cam.lifted(outline, floor) if floor else outline
+        top = cam.lifted(outline, floor + thickness)
+        mid = cam.lifted(outline, floor + thickness * (0.42 if t.shown != "back" else 0.6))
         lower, upper = (back, ivory) if t.shown != "back" else (ivory, back)
         _fill(canvas, to_canvas(np.r_[base, top]), lower * 0.72)
         _fill(canvas, to_canvas(np.r_[mid, top]), upper * 0.8)
@@ -161,11 +164,12 @@ def render(rng: np.random.Generator, scene: Scene, art: ArtBank, size: int = 640
         if t.shown == "back":
             _fill(canvas, face_poly, back * float(rng.uniform(0.92, 1.05)), hull=False)
         else:
-            _draw_face(canvas, face_poly, t, cam, thickness, lo, ppu, _face(art, set_name, t.shown, ivory, ppu,
-                                                                             face_cache, style))
+            _draw_face(canvas, face_poly, t, cam, floor + thickness, lo, ppu, _face(art, set_name, t.shown, ivory,
+                                                                                     ppu, face_cache, style))
         cv2.polylines(canvas, [face_poly.astype(np.int32)], True, tuple(float(c) for c in ivory * 0.55), 1,
                       cv2.LINE_AA)
-        prism = np.r_[np.c_[_place(CORNERS, t), np.zeros(4)], np.c_[_place(CORNERS, t), np.full(4, thickness)]]
+        prism = np.r_[np.c_[_place(CORNERS, t), np.full(4, floor)],
+                      np.c_[_place(CORNERS, t), np.full(4, floor + thickness)]]
         px = cam.project(prism)
         boxes[i] = (px[:, 0].min(), px[:, 1].min(), px[:, 0].max(), px[:, 1].max())
 

@@ -6,9 +6,10 @@ rows, loose tiles). Rendering and labelling work from this list alone.
 
 With table habits (``mjlens synth --habits``) a share of scenes also shows what real photos show: one uneven
 gap inside the concealed row (two tiles touching unevenly, one pushed a little out of line), the winning tile set
-apart by a modest gap, and another player's tiles in the background (a face-down row, and their exposed melds,
-turned to their seat, farther off). Habits draw from a generator of their own, so the hand and every other draw
-stay those of the same scene without habits.
+apart by a modest gap, another player's tiles in the background (a face-down row, and their exposed melds,
+turned to their seat, farther off), and exposed kongs laid as three with the fourth stacked on the middle one.
+Habits draw from a generator of their own (stacking from one more), so the hand and every other draw stay those
+of the same scene without habits.
 """
 
 from __future__ import annotations
@@ -44,11 +45,13 @@ class Habits:
     background_distance: tuple[float, float] = (CLUTTER_MARGIN, 7.0)  # from the hand's bounds
     background_row: tuple[int, int] = (8, 14)  # tiles in their face-down row
     background_melds: tuple[int, int] = (0, 3)  # their exposed melds, face up
+    p_stacked: float = 0.35  # share of exposed kongs laid as three with the fourth on the middle one
 
 
 @dataclass
 class Placed:
-    """One tile on the table: ``shown`` is its code or "back" when face down; x, y its centre; angle in degrees."""
+    """One tile on the table: ``shown`` is its code or "back" when face down; x, y its centre; angle in degrees;
+    ``level`` 1 for a tile lying on another."""
 
     shown: str
     hidden: str
@@ -56,6 +59,7 @@ class Placed:
     y: float
     angle: float = 0.0
     group: int | None = None
+    level: int = 0
 
 
 @dataclass
@@ -103,14 +107,35 @@ class _RowWriter:
 
     def meld(self, meld: MeldShown) -> None:
         g = self.group("meld", kind=meld.kind, concealed=meld.concealed)
-        for i, code in enumerate(meld.tiles):
-            self.tile("back" if i in meld.backs else code, code, g, sideways=(i == meld.sideways))
+        laid = meld.tiles[:3] if meld.stacked else meld.tiles
+        turned = min(meld.sideways, len(laid) - 1) if meld.sideways is not None else None
+        for i, code in enumerate(laid):
+            self.tile("back" if i in meld.backs else code, code, g, sideways=(i == turned))
+            if meld.stacked and i == 1:  # the fourth lies on the middle tile, listed after it as the layout reads it
+                under = self.scene.tiles[-1]
+                jitter = self.rng.normal(0, 0.02, 2)
+                self.scene.tiles.append(Placed(meld.tiles[3], meld.tiles[3], under.x + jitter[0],
+                                               under.y + jitter[1], under.angle, g, level=1))
+                self.scene.groups[g]["tiles"].append(len(self.scene.tiles) - 1)
+
+
+def stack_kongs(rng: np.random.Generator, shown: HandShown, share: float) -> None:
+    """Lay that ``share`` of the exposed kongs as three with the fourth on the middle one. A claimed tile turned
+    sideways third or fourth is the row's last (the Hand JSON says it came from the right)."""
+    for meld in shown.melds:
+        if meld.kind == "kong" and not meld.concealed and rng.random() < share:
+            meld.stacked = True
+            if meld.sideways == 2:
+                meld.sideways = 3
 
 
 def layout_hand(rng: np.random.Generator, shown: HandShown, habits: Habits | None = None,
-                habit_rng: np.random.Generator | None = None) -> Scene:
+                habit_rng: np.random.Generator | None = None, stack_rng: np.random.Generator | None = None) -> Scene:
     """Place the hand's tiles: concealed row at y = 0 running along +x, melds and flowers set apart. With
-    ``habits`` (drawn from ``habit_rng``): an uneven gap inside the row, the winning tile set apart modestly."""
+    ``habits`` (drawn from ``habit_rng``): an uneven gap inside the row, the winning tile set apart modestly; and
+    (drawn from ``stack_rng``) exposed kongs stacked."""
+    if habits is not None and stack_rng is not None:
+        stack_kongs(stack_rng, shown, habits.p_stacked)
     scene = Scene(hand=shown.hand_json())
     gap = float(rng.uniform(0.0, 0.06))
     meld_place = _pick(rng, MELD_PLACES) if shown.melds else "same_row"
