@@ -87,7 +87,7 @@ class ScoreRequest(BaseModel):
         "options": {},
     }]})
 
-    rules: str = Field(description="mcr, taiwan or cantonese (GET /v1/rules lists them)")
+    rules: str = Field(description="mcr, taiwan, cantonese or riichi (GET /v1/rules lists them)")
     hand: dict[str, Any] = Field(description="Hand JSON")
     options: dict[str, Any] = Field(default_factory=dict, description="scoring options and house rules")
 
@@ -100,7 +100,7 @@ KONGS_DESCRIPTION = ("the tile of a concealed kong laid with all four tiles face
 class PhotoForm(BaseModel):
     """The form fields of ``POST /v1/photo-score`` beside the image: the rule system and the win context."""
 
-    rules: str = Field(description="mcr, taiwan or cantonese")
+    rules: str = Field(description="mcr, taiwan, cantonese or riichi")
     self_drawn: bool | None = None
     seat_wind: Wind | None = None
     round_wind: Wind | None = None
@@ -114,6 +114,16 @@ class PhotoForm(BaseModel):
     earthly: bool | None = None
     human: bool | None = None
     declared_ready: bool | None = None
+    # riichi's context (CONVENTIONS §2)
+    riichi: bool | None = None
+    double_riichi: bool | None = None
+    ippatsu: bool | None = None
+    dora_indicators: list[str] | None = Field(default=None, description="riichi: a dora indicator's tile code, one "
+                                                                        "field per indicator")
+    ura_indicators: list[str] | None = Field(default=None, description="riichi: an ura dora indicator's tile code, "
+                                                                       "one field per indicator")
+    honba: int | None = Field(default=None, ge=0, le=99)
+    riichi_sticks: int | None = Field(default=None, ge=0, le=99)
     options: str | None = Field(default=None, description="scoring options as a JSON object")
     profile: str | None = Field(default=None, description="a profile's id (POST /v1/profiles), its token in "
                                                           "X-Profile-Token: the photo read with it")

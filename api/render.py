@@ -33,6 +33,20 @@ def _item_names(rules: str, lang: str) -> dict[str, str]:
     return {i["key"]: i["name_zh"] if lang == "zh" else i["name_en"] for i in items}
 
 
+def riichi_lines(extra: dict, lang: str) -> list[str]:
+    """Riichi's fu (each line of the count), the limit reached and who pays what."""
+    fu = " + ".join(f"{i['points']} {i['name_zh'] if lang == 'zh' else i['name_en']}" for i in extra["fu_items"])
+    lines = [f"{extra['fu']} fu" + (f" = {fu}" if fu else "")]
+    if extra.get("limit"):
+        limit = extra["limit"]
+        lines.append(limit["name_zh"] if lang == "zh" else f"{limit['name_en']} {limit['name_ja']}")
+    paid = extra["points"]
+    who = ", ".join(f"{k.replace('_', ' ')} pays {v}" for k, v in paid["payments"].items())
+    lines.append(f"= {paid['total']} points ({paid['win']}: {who}; honba +{paid['honba_bonus']}, "
+                 f"riichi sticks +{paid['riichi_sticks_bonus']})")
+    return lines
+
+
 def print_score(
     result: ScoreResult, hand: Hand | None = None, lang: str = "en", console: Console | None = None
 ) -> None:
@@ -53,7 +67,10 @@ def print_score(
     unit = UNIT_ZH.get(result.unit, result.unit) if lang == "zh" else result.unit
     table.add_row(f"[bold]{text['total']}[/bold]", "", "", f"[bold]{result.total} {unit}[/bold]")
     console.print(table)
-    if "points" in result.extra:
+    if "fu" in result.extra:
+        for line in riichi_lines(result.extra, lang):
+            console.print(line)
+    elif "points" in result.extra:
         console.print(f"= {result.extra['points']} points")
     if result.minimum is not None:
         status = text["meets"] if result.meets_minimum else text["below"]

@@ -65,7 +65,7 @@ def as_read_by(hand: Hand, rules: str) -> tuple[Hand, list[str]]:
     if rules in RED_FIVE_SYSTEMS:
         return hand, []
     given = [key for key in RIICHI_CONTEXT if getattr(hand.context, key)]
-    notes = [f"context {', '.join(given)} count only under riichi: ignored"] if given else []
+    notes = [f"context {', '.join(given)}: riichi only, ignored under {rules}"] if given else []
     return hand.with_plain_fives(), notes
 
 

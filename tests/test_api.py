@@ -35,6 +35,7 @@ WINNING = {
     "mcr": WINNING_HAND,
     "cantonese": WINNING_HAND,
     "taiwan": {**WINNING_HAND, "concealed": ["1m", "2m", "3m", "2m", "3m", "4m", *WINNING_HAND["concealed"][3:]]},
+    "riichi": WINNING_HAND,  # the pung of white dragons is a yaku
 }
 
 
@@ -252,6 +253,22 @@ def test_photo_score_combines_recognition_and_score(client, fake):
 def test_photo_score_bad_fields_fail_before_the_detector_runs(client, fake, data, code):
     assert_error(client.post("/v1/photo-score", files=upload(sample_photo()), data=data), 400, code)
     assert fake.calls == 0
+
+
+def test_photo_score_takes_riichi_context_fields(client):
+    r = client.post("/v1/photo-score", files=upload(sample_photo()),
+                    data={"rules": "riichi", "seat_wind": "S", "dora_indicators": ["4p", "7s"], "honba": "1",
+                          "riichi_sticks": "2"})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["recognition"]["hand"]["context"] == {"seat_wind": "S", "dora_indicators": ["4p", "7s"],
+                                                      "honba": 1, "riichi_sticks": 2}
+    assert body["score"] == score(body["recognition"]["hand"], "riichi").to_json()
+    assert {i["key"]: i["count"] for i in body["score"]["items"]}["dora"] == 2  # 5p and 8s
+    assert body["score"]["points"]["riichi_sticks_bonus"] == 2000
+    bad = client.post("/v1/photo-score", files=upload(sample_photo()),
+                      data={"rules": "riichi", "dora_indicators": ["9x"]})
+    assert_error(bad, 400, "bad_context")
 
 
 def test_photo_score_without_a_hand(fake):

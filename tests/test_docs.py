@@ -36,7 +36,8 @@ def _files(pattern: str) -> list[Path]:
 #: The documents a reader of the repository reads.
 DOCS = _files("*.md")
 SHORT_DOCS = {"models/README.md": 15_000, "benchmarks/README.md": 15_000}
-RULE_DOCS = {"mcr": "docs/rules/mcr.md", "taiwan": "docs/rules/taiwan.md", "cantonese": "docs/rules/cantonese.md"}
+RULE_DOCS = {"mcr": "docs/rules/mcr.md", "taiwan": "docs/rules/taiwan.md", "cantonese": "docs/rules/cantonese.md",
+             "riichi": "docs/rules/riichi.md"}
 #: Where README's figures are written first.
 FIGURE_SOURCES = ("models/README.md", "benchmarks/README.md", "docs/rules/mcr.md")
 

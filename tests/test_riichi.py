@@ -165,7 +165,7 @@ def test_other_rule_systems_read_a_red_five_as_a_five(rules):
 
 def test_riichi_context_under_another_system_is_said_to_be_ignored():
     r = score(parse(PINFU, Context(riichi=True, dora_indicators=("1m",))), "mcr").to_json()
-    assert any("only under riichi" in w for w in r["warnings"])
+    assert any("riichi only, ignored under mcr" in w for w in r["warnings"])
 
 
 # --- errors ------------------------------------------------------------------------------------------------------
@@ -383,3 +383,38 @@ def test_shanten_equals_the_mahjong_packages():
         counts = [tiles.count(t) for t in range(34)]
         hand = Hand(tuple(PLAYING_CODES[t] for t in tiles))
         assert advise(hand, "riichi")["shanten"] == Shanten.calculate_shanten(counts), hand.concealed
+
+
+# --- the command line --------------------------------------------------------------------------------------------
+
+def test_cli_riichi_flags(capsys):
+    import json
+
+    from mjlens.api.cli import main
+
+    argv = ["score", "123m406p789s23s55p +4s", "--rules", "riichi", "--riichi", "--dora", "8s,1m", "--seat", "S",
+            "--honba", "1", "--sticks", "2", "--option", "discarder=W", "--json"]
+    assert main(argv) == 0
+    out = json.loads(capsys.readouterr().out)
+    context = {"riichi": True, "seat_wind": "S", "dealer": False, "dora_indicators": ["8s", "1m"], "honba": 1,
+               "riichi_sticks": 2}
+    assert out == score(parse("123m406p789s23s55p +4s", context_from_json(context)), "riichi",
+                        {"discarder": "W"}).to_json()
+    assert out["points"]["payments"] == {"discarder": 8300} and out["settlement"]["W"] == -8300
+    assert main(argv[:-1]) == 0
+    shown = capsys.readouterr().out
+    assert "30 fu = 20 Base + 10 Concealed hand won on a discard" in shown and "Mangan" in shown
+    assert main(["score", PINFU, "--rules", "riichi", "--dora", "8x"]) == 2
+    assert "bad_notation" in capsys.readouterr().err
+
+
+def test_cli_waits_under_riichi_say_furiten(capsys):
+    import json
+
+    from mjlens.api.cli import main
+
+    assert main(["waits", "123m456p789s23s55p", "--rules", "riichi", "--discards", "E=1s", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [w["tile"] for w in out["waits"]] == ["1s", "4s"] and out["furiten"] is True
+    assert any("riichi declared" in w for w in out["warnings"])
+    assert out["waits"][0]["discard"]["items"][0]["key"] == "riichi"

@@ -24,6 +24,17 @@ BOOLEAN_FLAGS = {
     "--human": ("human", "human hand (人胡)"),
 }
 
+#: Riichi's boolean context flags (CONVENTIONS §2).
+RIICHI_FLAGS = {
+    "--riichi": ("riichi", "riichi declared (立直)"),
+    "--double-riichi": ("double_riichi", "riichi declared on the first turn (ダブル立直)"),
+    "--ippatsu": ("ippatsu", "won within one turn of riichi (一発)"),
+}
+#: Riichi's indicator flags: tiles as notation, commas allowed (``--dora 3m,5p``).
+RIICHI_INDICATOR_FLAGS = {
+    "--dora": ("dora_indicators", "dora indicators (ドラ表示牌), e.g. 3m,5p"),
+    "--ura": ("ura_indicators", "ura dora indicators (裏ドラ表示牌) of a riichi win, e.g. 7s"),
+}
 
 #: The rule systems that take a house-rule file, each in its own shape (docs/rules/<system>.md).
 HOUSE_RULE_SYSTEMS = ("mcr", "taiwan", "cantonese")
@@ -58,6 +69,14 @@ def add_context_flags(parser) -> None:
     group.add_argument("--streak", dest="ctx_dealer_streak", type=int, metavar="N", help="dealer streak (連莊)")
     group.add_argument("--ready", dest="ctx_declared_ready", action="store_true", default=None,
                        help="declared ready (聽牌)")
+    riichi = parser.add_argument_group("riichi context (--rules riichi; other systems ignore it, with a warning)")
+    for flag, (key, text) in RIICHI_FLAGS.items():
+        riichi.add_argument(flag, dest=f"ctx_{key}", action="store_true", help=text)
+    for flag, (key, text) in RIICHI_INDICATOR_FLAGS.items():
+        riichi.add_argument(flag, dest=f"indicators_{key}", metavar="TILES", help=text)
+    riichi.add_argument("--honba", dest="ctx_honba", type=int, metavar="N", help="honba sticks (本場), 300 each")
+    riichi.add_argument("--sticks", dest="ctx_riichi_sticks", type=int, metavar="N",
+                        help="riichi sticks on the table (供託), 1000 each to the winner")
 
 
 def add_option_flags(parser) -> None:
@@ -79,7 +98,26 @@ def context_from_args(args, base: Context | None = None) -> Context:
             values[name[4:]] = value
     if getattr(args, "ctx_dealer", None) is False:
         values["dealer"] = False
+    for flag, (key, _) in RIICHI_INDICATOR_FLAGS.items():
+        text = getattr(args, f"indicators_{key}", None)
+        if text is not None:
+            values[key] = indicator_tiles(text, flag)
     return context_from_json(values)
+
+
+def indicator_tiles(text: str, flag: str) -> list[str]:
+    """Indicator tiles typed as notation, commas or spaces between them (``3m,5p``, ``35p``, ``0p``); the same
+    tile may be typed twice (two indicators can show one tile)."""
+    from mjlens.scoring.errors import HandError
+    from mjlens.scoring.notation import parse
+
+    tiles: list[str] = []
+    for part in text.replace(",", " ").split():
+        try:
+            tiles.extend(parse(part).all_tiles())
+        except HandError as err:
+            raise HandError(err.code, f"{flag}: {err.message}") from None
+    return tiles
 
 
 def options_from_args(args) -> dict[str, Any]:
