@@ -6,7 +6,7 @@ every save of ``mjlens label --review`` alike).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,11 +53,15 @@ def check_corrections(labelled: Sequence[tuple[Any, dict[str, Any]]], correction
     corrected_photos(labelled, corrections)
 
 
-def write_labels(out: OutputFolder, labelled: Sequence[tuple[Any, dict[str, Any]]], formats: Sequence[str]) -> None:
-    """The labels of ``labelled`` (readings already corrected) in each of ``formats``."""
+def write_labels(out: OutputFolder, labelled: Sequence[tuple[Any, dict[str, Any]]], formats: Sequence[str],
+                 only: Collection[str] | None = None) -> None:
+    """The labels of ``labelled`` (readings already corrected) in each of ``formats``; of YOLO's file a photo, only
+    those of the photos named in ``only`` (image names) where it is given: a save rewrites what it changed."""
     if "yolo" in formats:
         out.labels.mkdir(exist_ok=True)
         for photo, rec in labelled:
+            if only is not None and photo.image_name not in only:
+                continue
             lines = yolo_lines(rec)
             write_atomic(out.labels / f"{photo.key}.txt", "\n".join(lines) + ("\n" if lines else ""))
         write_atomic(out.root / DATA_YAML, data_yaml())
@@ -68,9 +72,9 @@ def write_labels(out: OutputFolder, labelled: Sequence[tuple[Any, dict[str, Any]
 
 
 def write_review(out: OutputFolder, labelled: Sequence[tuple[Any, dict[str, Any]]], formats: Sequence[str],
-                 low: float, failures: list[Failure]) -> None:
-    """The labels and the review page, from readings already corrected."""
-    write_labels(out, labelled, formats)
+                 low: float, failures: list[Failure], only: Collection[str] | None = None) -> None:
+    """The labels and the review page, from readings already corrected (``only``: as ``write_labels``)."""
+    write_labels(out, labelled, formats, only)
     write_atomic(out.root / REVIEW_PAGE, review_html(list(labelled), low, failures, formats))
 
 
@@ -87,19 +91,25 @@ def formats_in(out: OutputFolder) -> tuple[str, ...]:
                                           ("coco", (out.root / COCO_FILE).is_file())) if present)
 
 
-def labelled_in(out: OutputFolder) -> list[tuple[LabelledPhoto, dict[str, Any]]]:
-    """Every photo of the folder with a saved reading, in name order, as the labelling run lists them."""
+def photos_in(out: OutputFolder) -> list[LabelledPhoto]:
+    """Every photo of the folder with a saved reading (whole or not), in name order as the labelling run lists
+    them."""
+    images = {Path(name).stem: name for name in _names(out.images)}
+    keys = sorted(Path(name).stem for name in _names(out.recognitions) if name.endswith(".json"))
+    return [LabelledPhoto(key, images[key]) for key in keys if key in images]
+
+
+def reading_of(out: OutputFolder, photo: LabelledPhoto) -> dict[str, Any] | None:
+    """The photo's saved reading; None where it is damaged (the labelling run reads it again)."""
     from .label_work import load_recognition
 
-    images = {Path(name).stem: name for name in _names(out.images)}
-    labelled = []
-    for key in sorted(Path(name).stem for name in _names(out.recognitions) if name.endswith(".json")):
-        if key in images:
-            photo = LabelledPhoto(key, images[key])
-            rec = load_recognition(out, photo)  # type: ignore[arg-type]  # it reads the key alone
-            if rec is not None:
-                labelled.append((photo, rec))
-    return labelled
+    return load_recognition(out, photo)  # type: ignore[arg-type]  # it reads the key alone
+
+
+def labelled_in(out: OutputFolder) -> list[tuple[LabelledPhoto, dict[str, Any]]]:
+    """Every photo of the folder with a whole saved reading, with it."""
+    readings = ((photo, reading_of(out, photo)) for photo in photos_in(out))
+    return [(photo, rec) for photo, rec in readings if rec is not None]
 
 
 def failures_in(out: OutputFolder) -> list[Failure]:

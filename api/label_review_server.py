@@ -28,11 +28,13 @@ from .errors import short_message
 from .label_corrections import CORRECTIONS_FILE, CorrectionError, parse_corrections, read_corrections
 from .label_outputs import OutputFolder
 from .label_review import (
+    LabelledPhoto,
     check_corrections,
     corrected_photos,
     failures_in,
     formats_in,
-    labelled_in,
+    photos_in,
+    reading_of,
     save_corrections,
     write_review,
 )
@@ -185,15 +187,40 @@ class ReviewServer(ThreadingHTTPServer):
         super().__init__((HOST, port), _Handler)
         self.review = review
         self._save_lock = threading.Lock()
+        # each photo's reading by its key, with the stamp (mtime, size) of the file it was read from: a page load
+        # or a save of a large folder reads again only what a labelling run rewrote meanwhile
+        self._readings: dict[str, tuple[tuple[int, int], dict[str, Any]]] = {}
+        self._readings_lock = threading.Lock()
 
     @property
     def url(self) -> str:
         return f"http://{HOST}:{self.server_address[1]}/"
 
+    def as_read(self) -> list[tuple[LabelledPhoto, dict[str, Any]]]:
+        """``labelled_in`` the folder, each reading loaded again only where its file changed."""
+        out, found = self.review.out, []
+        for photo in photos_in(out):
+            try:
+                stat = (out.recognitions / f"{photo.key}.json").stat()
+            except OSError:
+                continue
+            stamp = (stat.st_mtime_ns, stat.st_size)
+            with self._readings_lock:
+                cached = self._readings.get(photo.key)
+            if cached is None or cached[0] != stamp:
+                rec = reading_of(out, photo)
+                if rec is None:
+                    continue
+                cached = (stamp, rec)
+                with self._readings_lock:
+                    self._readings[photo.key] = cached
+            found.append((photo, cached[1]))
+        return found
+
     def labelled(self):
         """The folder's photos with their readings as corrected so far."""
         out = self.review.out
-        return corrected_photos(labelled_in(out), read_corrections(out.root / CORRECTIONS_FILE))
+        return corrected_photos(self.as_read(), read_corrections(out.root / CORRECTIONS_FILE))
 
     def is_photo(self, name: str) -> bool:
         """Whether ``name`` is a file of the folder's images/ (a name alone, never a path out of it)."""
@@ -203,12 +230,19 @@ class ReviewServer(ThreadingHTTPServer):
         """Write the corrections, then the labels and the page from them; what was written."""
         out = self.review.out
         with self._save_lock:
-            labelled = labelled_in(out)
+            labelled = self.as_read()
             by_name = {c.image_name: c for c in corrections}
             check_corrections(labelled, by_name)
             formats = formats_in(out)
+            try:
+                before = read_corrections(out.root / CORRECTIONS_FILE)
+                changed: set[str] | None = {name for name in before.keys() | by_name.keys()
+                                            if before.get(name) != by_name.get(name)}
+            except CorrectionError:  # a file damaged since: every label written again
+                changed = None
             save_corrections(out, corrections)
-            write_review(out, corrected_photos(labelled, by_name), formats, self.review.low, failures_in(out))
+            write_review(out, corrected_photos(labelled, by_name), formats, self.review.low, failures_in(out),
+                         only=changed)
         yolo = ["labels/", "data.yaml", *SPLIT_FILES.values()]
         files = [CORRECTIONS_FILE, "review.html"] + (yolo if "yolo" in formats else []) \
             + (["annotations.json"] if "coco" in formats else [])

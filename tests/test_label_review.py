@@ -230,8 +230,31 @@ def test_a_photo_is_served_without_reading_the_folder_again(served, monkeypatch)
     import mjlens.api.label_review_server as review_server
 
     server, out = served
-    monkeypatch.setattr(review_server, "labelled_in", lambda out: pytest.fail("read every recognition"))
+    monkeypatch.setattr(review_server, "reading_of", lambda out, photo: pytest.fail("read every recognition"))
     assert request(server, "GET", "/images/b.png")[0] == 200
+
+
+def test_a_reading_rewritten_while_served_is_read_again(served):
+    server, out = served
+    assert request(server, "GET", "/")[0] == 200
+    reading = json.loads((out / "recognitions" / "b.json").read_text())
+    reading["tiles"] = reading["tiles"][:3]
+    (out / "recognitions" / "b.json").write_text(json.dumps(reading))
+    _, _, page = request(server, "GET", "/")
+    (out / "review.html").write_bytes(page)
+    assert len(tiles_of(out, "b.png")) == 3
+
+
+def test_a_save_rewrites_the_labels_of_the_photos_it_changes(served):
+    server, out = served
+    a = edited_a(out)
+    assert save(server, [a])[0] == 200
+    (out / "labels" / "a.txt").write_text("kept\n")  # a mark: rewritten only if a.jpg's correction changes
+    b = {"image": "images/b.png", "width": 800, "height": 600, "tiles": [{"code": "1s", "box": [1, 1, 20, 30]}]}
+    assert save(server, [a, b])[0] == 200
+    assert (out / "labels" / "a.txt").read_text() == "kept\n" and yolo_classes(out, "b") == ["1s"]
+    assert save(server, [{**a, "done": False}])[0] == 200  # a.jpg changed, b.png's correction dropped
+    assert yolo_classes(out, "a")[0] == "9m" and yolo_classes(out, "b")[0] == "1m"
 
 
 def test_the_server_answers_only_under_its_own_name(served):
