@@ -151,7 +151,7 @@ def review_html(photos: list[tuple[Photo, dict[str, Any]]], low: float, failed: 
              "<header id='bar'></header><h1>Labels review</h1><div class='summary'>",
              f"<p>{plural(len(photos), 'photo')}, {plural(sum(len(known_tiles(r)) for _, r in photos), 'tile')}. "
              f"<span class='flag'>{plural(len(flagged), 'photo')} with tiles below {low:.2f} confidence</span> "
-             "(dashed red boxes) are shown first.</p>",
+             "(dashed orange boxes) are shown first.</p>",
              "<p class='help'>Tap a box to change its code or delete it; <b>Draw a box</b>, then drag over a missed "
              "tile; <b>Done</b> when every box of a photo is right; then <b>Save</b>.</p>",
              "<noscript><p class='flag'>The review page needs JavaScript.</p></noscript>"]
