@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
+import re
+import signal
+import subprocess
+import sys
 import threading
+import urllib.request
 
 import pytest
 from api_fakes import FakeRecognizer, sample_photo
@@ -179,6 +185,24 @@ def test_review_on_a_taken_port_says_so(labelled, capsys):
     with ReviewServer(Review(OutputFolder(out), 0.6, "t")) as taken:
         assert main(["label", "--review", str(out), "--port", str(taken.server_address[1])]) == 2
     assert "--port" in capsys.readouterr().err
+
+
+def test_review_serves_the_folder_until_ctrl_c(labelled):
+    _, out = labelled
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    child = subprocess.Popen([sys.executable, "-m", "mjlens", "label", "--review", str(out)], stderr=subprocess.PIPE,
+                             text=True, env=env, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        url = next(found[0] for line in child.stderr if (found := re.search(r"http://127\.0\.0\.1:\d+/", line)))
+        with urllib.request.urlopen(url, timeout=30) as page:
+            assert page.status == 200 and b'id="review-data"' in page.read()
+        child.send_signal(signal.SIGINT)
+        assert child.wait(timeout=60) == 0
+        assert "review stopped" in child.stderr.read()
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
 
 
 # -- the review server ---------------------------------------------------------------------------------------------
