@@ -1,7 +1,8 @@
 """The review page of ``mjlens label`` in headless Chromium: served by ``mjlens label --review``, a tile's code is
-changed, a false box deleted, a missed tile drawn and the photo marked done, then saved into the output folder;
-opened as a file, a save downloads the same files that the labelling run writes from the same corrections. Skips
-where Chromium, its driver or Selenium is absent (Chromium is started as in test_web_e2e)."""
+changed, a false box deleted, a missed tile drawn and the photo marked done, then saved into the output folder,
+whose corrections make a profile; opened as a file, a save downloads the same files that the labelling run writes
+from the same corrections. Skips where Chromium, its driver or Selenium is absent (Chromium is started as in
+test_web_e2e)."""
 
 from __future__ import annotations
 
@@ -45,7 +46,7 @@ def box(photo: str, index: int) -> str:
     return f'figure.card[data-image="{photo}"] .b[data-t="{index}"]'
 
 
-def test_correct_a_photo_and_save_it_into_the_folder(served, browser, tmp_path):  # noqa: F811
+def test_correct_a_photo_and_save_it_into_the_folder(served, browser, tmp_path, capsys):  # noqa: F811
     server, out = served
     as_read = next(p["tiles"] for p in review_data(out)["photos"] if p["image"] == "a.jpg")
     wait = WebDriverWait(browser, 20)
@@ -87,6 +88,12 @@ def test_correct_a_photo_and_save_it_into_the_folder(served, browser, tmp_path):
     assert 0 <= x1 < x2 < 960 / 2 and 0 <= y1 < y2 < 540 * 0.35  # where it was drawn, in the photo's pixels
     labels = (out / "labels" / "a.txt").read_text().splitlines()
     assert [DETECTOR_CLASSES[int(label.split()[0])] for label in labels] == codes
+    # and a profile of the set learns from the photo marked done, the drawn tile with it
+    capsys.readouterr()
+    assert main(["profile", "create", "--from-corrections", str(out / CORRECTIONS_FILE), "--out",
+                 str(tmp_path / "set.npz"), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["examples"] == len(codes) and {"9m", "7z"} <= set(summary["codes"])
 
     # the page made afresh from the folder shows the photo done and changed
     browser.refresh()
