@@ -61,7 +61,7 @@ UPLOAD_PATHS = profiles.UploadPaths(("/v1/recognize", "/v1/photo-score"))
 FORM_OVERHEAD_BYTES = 64 * 1024
 #: Paths open without the API key when one is set: the phone page, its own files (it asks for the key itself
 #: and sends it on its API calls) and the health checks. Everything else needs the key, /docs and the schema too.
-OPEN_PATHS = frozenset({"/", "/healthz", "/readyz"})
+OPEN_PATHS = frozenset({"/", "/favicon.ico", "/healthz", "/readyz"})
 OPEN_PREFIXES = ("/static/",)
 log = logging.getLogger("mjlens.api")
 
@@ -209,6 +209,11 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def page() -> FileResponse:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.api_route("/favicon.ico", methods=["GET", "HEAD"], include_in_schema=False)
+    async def favicon() -> FileResponse:  # asked for by every browser whatever the page links
+        return FileResponse(STATIC / "favicon.ico", media_type="image/x-icon",
+                            headers={"Cache-Control": "max-age=86400"})
 
     return app
 

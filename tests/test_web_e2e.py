@@ -345,6 +345,86 @@ def test_the_dealer_box_follows_the_seat(server, browser, tmp_path):
     wait.until(lambda d: "dealer sits East" not in d.find_element(By.ID, "score-body").text)
 
 
+class TaiwanRowRecognizer(FakeRecognizer):
+    """A Taiwan hand of 17 small tiles in one row, the winning tile last, then a face-down tile apart from it."""
+
+    HAND = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "2p", "3p", "4p", "5p", "5p", "6s", "7s", "8s"]
+
+    def recognize(self, data: bytes, name: str) -> dict:
+        recognition = super().recognize(data, name)
+        width, height = recognition["width"], recognition["height"]
+        codes = self.HAND + ["back"]
+        step = width / 2 / len(codes)  # the row across the middle half of the photo: tiles 10 px wide on a phone
+        left = width / 4
+        tiles = [{"code": code, "box": [left + step * i, height * 0.45, left + step * (i + 0.92), height * 0.55],
+                  "confidence": 0.97, "alternatives": []} for i, code in enumerate(codes)]
+        return {**recognition, "tiles": tiles, "warnings": [],
+                "groups": [{"role": "concealed", "tiles": list(range(16))}, {"role": "winning", "tiles": [16]},
+                           {"role": "other", "tiles": [17]}],
+                "hand": {"concealed": self.HAND[:16], "melds": [], "winning_tile": "8s", "flowers": []}}
+
+
+@pytest.fixture(scope="module")
+def taiwan_server():
+    yield from _serve(create_app(Settings(model="none.onnx", workers=2), recognizer=TaiwanRowRecognizer()))
+
+
+def _read(browser, url: str, rules: str, tmp_path: Path) -> WebDriverWait:
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes(sample_photo())
+    wait = WebDriverWait(browser, 20)
+    _open(browser, url)
+    Select(browser.find_element(By.ID, "rules")).select_by_value(rules)
+    browser.find_element(By.ID, "photo-input").send_keys(str(photo))
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#score-items tbody tr"))
+    return wait
+
+
+def test_the_result_is_in_view_as_soon_as_the_photo_is_read(server, browser, tmp_path):
+    wait = _read(browser, server, "mcr", tmp_path)
+    browser.execute_script("window.scrollTo(0, 0)")
+    line = browser.find_element(By.ID, "result")
+    wait.until(lambda d: line.is_displayed())
+    total = browser.find_element(By.ID, "score-total").text.split()[0]
+    assert browser.find_element(By.ID, "result-total").text.split()[0] == total and "番" in line.text
+    bottom = browser.execute_script("return arguments[0].getBoundingClientRect().bottom", line)
+    assert 0 < bottom <= browser.execute_script("return window.innerHeight")
+    browser.save_screenshot(str(tmp_path / "phone-first-screen.png"))
+
+    # a hand that does not win: the line says so, with the reason
+    _tap_box(browser, 0)
+    wait.until(ec.visibility_of_element_located((By.ID, "palette")))
+    browser.find_element(By.CSS_SELECTOR, '#palette .tile[data-code="9m"]').click()
+    browser.find_element(By.ID, "editor-done").click()
+    wait.until(lambda d: "not_winning" in d.find_element(By.ID, "result").text)
+    assert "No score" in line.text
+
+
+def test_only_a_kong_offers_the_concealed_kong_box(server, kong_server, browser, tmp_path):
+    _read(browser, server, "cantonese", tmp_path)
+    assert "Meld 1" in browser.find_element(By.ID, "hand").text  # a pung of white dragons
+    assert not browser.find_elements(By.CSS_SELECTOR, "#hand .kong-toggle")
+    photo = tmp_path / "kong.jpg"
+    photo.write_bytes(sample_photo())
+    _open(browser, kong_server)
+    browser.find_element(By.ID, "photo-input").send_keys(str(photo))
+    WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .kong-toggle"))
+
+
+def test_small_tiles_count_apart_from_a_face_down_one_and_their_labels_never_overlap(taiwan_server, browser,
+                                                                                     tmp_path):
+    _read(browser, taiwan_server, "taiwan", tmp_path)
+    status = browser.find_element(By.ID, "status").text
+    assert "Found 17 tiles" in status and "1 more not in the hand" in status
+    rects = browser.execute_script(
+        "return [...document.querySelectorAll('#boxes .box .label')].map((l) => l.getBoundingClientRect())"
+        ".map((r) => [r.left, r.right, r.top, r.bottom])")
+    assert len(rects) == 18
+    for (_, right, top, bottom), (next_left, _, next_top, next_bottom) in zip(rects, rects[1:], strict=False):
+        assert right <= next_left + 0.5 or bottom <= next_top or next_bottom <= top, "two tile labels overlap"
+    browser.save_screenshot(str(tmp_path / "phone-small-tiles.png"))
+
+
 @pytest.fixture(scope="module")
 def kong_server():
     yield from _serve(create_app(Settings(model="none.onnx", workers=2), recognizer=FaceDownKongRecognizer()))

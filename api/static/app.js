@@ -120,6 +120,7 @@ async function onPhoto(file) {
   img.src = URL.createObjectURL(file);
   stage.hidden = false;
   $("#boxes").replaceChildren();
+  $("#result").hidden = true;
   setStatus("辨識中… Reading the tiles…");
   document.body.classList.add("busy");
   const upload = await shrinkForUpload(file);
@@ -128,9 +129,12 @@ async function onPhoto(file) {
     const { recognition, profile } = await readPhoto(upload, name);
     state.upload = { blob: upload, name };
     loadRecognition(recognition);
-    const n = state.tiles.length;
+    const n = state.tiles.filter((t) => t.role !== "other").length;
+    const apart = state.tiles.length - n;
     const low = state.tiles.filter((t) => t.confidence < LOW_CONFIDENCE).length;
-    setStatus(`找到 ${n} 張牌 Found ${n} tiles` + (low ? ` · ${low} 張需確認 ${low} to check (dashed)` : "") +
+    setStatus(`找到 ${n} 張牌 Found ${n} tiles` +
+      (apart ? ` · 另 ${apart} 張不在手牌 ${apart} more not in the hand (face down or apart)` : "") +
+      (low ? ` · ${low} 張需確認 ${low} to check (dashed)` : "") +
       (profile ? " · 用我的牌讀 read with my tile set" : "") +
       ((recognition.warnings || []).length ? " · " + recognition.warnings.join("; ") : ""));
   } catch (err) {
@@ -325,11 +329,12 @@ function renderHand() {
     .sort((a, b) => tileOrder(state.tiles[a].code, state.tiles[b].code));
   row(ROLE_NAMES.concealed, by((t) => t.role === "concealed" && !isBonus(t.code)));
   state.melds.forEach((m, mi) => {
-    const toggle = el("label", { class: "kong-toggle" }, el("input", {
+    const tiles = by((t) => t.role === "meld" && t.meld === mi);
+    // only a kong (four tiles) can be concealed: a chow or pung gets no such box
+    const toggle = tiles.length === 4 || m.faceDown ? el("label", { class: "kong-toggle" }, el("input", {
       type: "checkbox", ...(m.concealed ? { checked: "" } : {}),
       onchange: (e) => { m.concealed = e.target.checked; rescore(); },
-    }), " 暗槓 concealed kong");
-    const tiles = by((t) => t.role === "meld" && t.meld === mi);
+    }), " 暗槓 concealed kong") : null;
     const asked = m.faceDown && tiles.every((i) => state.tiles[i].code === "back");
     const pick = asked ? el("button", { type: "button", class: "button kong-pick" + (m.tile ? "" : " asked"),
       "data-meld": String(mi), onclick: () => pickKong(m) },
@@ -534,6 +539,20 @@ function renderScore(result) {
   }
   for (const warning of result.warnings || []) parts.push(el("p", { class: "warning", text: "⚠ " + warning }));
   body.replaceChildren(...parts);
+  renderResultLine(result, unit);
+}
+
+/** The result in a line under the status, in view as soon as a photo is read: the total, or why there is none. */
+function renderResultLine(result, unit) {
+  const line = $("#result");
+  const err = result.error || {};
+  line.className = result.valid ? "ok" : "bad";
+  line.replaceChildren(...(result.valid
+    ? [el("b", { id: "result-total", text: `${result.total} ${unit}` }),
+      result.points != null ? ` = ${result.points} 分 points` : ""]
+    : [el("b", { id: "result-total", text: "不成和 No score" }), ` (${err.code}) ${err.message || ""}`]),
+  " · ", el("a", { href: "#score", text: "細節 details ↓" }));
+  line.hidden = false;
 }
 
 // -- a hand that has not won: its waits, or what to discard (POST /v1/advise) ------------------------------------
