@@ -6,14 +6,13 @@ A ``Recognizer`` loads the model once and is then shared (the HTTP service keeps
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from mjlens.vision.detection import Detection
-from mjlens.vision.hand.layout import FACE_DOWN_KONG
+from mjlens.vision.hand.layout import FACE_DOWN_KONG, assemble
 from mjlens.vision.hand.winning import winning_reading
 from mjlens.vision.reading.copies import copy_warnings
 from mjlens.vision.reading.reader import TwoStageDetector, load_tile_reader
@@ -21,19 +20,9 @@ from mjlens.vision.reading.red_fives import load_red_five_judge, with_red_fives
 from mjlens.vision.runtime.decode import DecodedImage, ImageError, load_image
 from mjlens.vision.runtime.detector import Detector
 
+#: A recognizer made without the layout step (``_assemble = None``) lists the tiles alone and says so.
 NO_LAYOUT_WARNING = "the layout step is not available in this build: tiles are listed without a hand"
 NO_TILES_WARNING = "no tiles were found in the photo"
-
-
-def _layout_assembler() -> Callable | None:
-    """``vision.hand.layout.assemble`` when that module is installed, else None (the runtime works without it)."""
-    try:
-        module = importlib.import_module("mjlens.vision.hand.layout")
-    except ModuleNotFoundError as err:
-        if err.name != "mjlens.vision.hand.layout":
-            raise
-        return None
-    return getattr(module, "assemble", None)
 
 
 def reading_order(detections: Sequence[Detection]) -> list[Detection]:
@@ -52,7 +41,7 @@ class Recognizer:
         self.detector = detector or load_tile_reader(model_path, classifier=classifier, conf=conf,
                                                      bonus_conf=bonus_conf, back_conf=back_conf,
                                                      input_size=input_size, profile=profile, threads=threads)
-        self._assemble = _layout_assembler()
+        self._assemble = assemble
         self.red_fives = load_red_five_judge()
 
     def decode(self, data: bytes) -> DecodedImage:
@@ -118,7 +107,6 @@ def answer_kongs(recognition: dict[str, Any], kongs: Sequence[str]) -> dict[str,
     warnings of the first reading (the reader's) are kept."""
     if not kongs:
         return recognition
-    assemble = _layout_assembler()
     detections = [Detection(t["code"], tuple(t["box"]), float(t["confidence"]),
                             tuple((a["code"], float(a["confidence"])) for a in t.get("alternatives", ())))
                   for t in recognition.get("tiles", ())]
