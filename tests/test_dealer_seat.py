@@ -81,6 +81,17 @@ def test_cantonese_heavenly_needs_the_dealer_and_the_seat_says_who_it_is() -> No
     assert given.valid and _warned(given)
 
 
+def test_riichi_south_seat_is_paid_as_a_non_dealer() -> None:
+    pytest.importorskip("mahjong")
+    hand = "123m456p789s23m55p +1m"
+    east = score(parse(hand, Context(seat_wind="E")), "riichi", {"discarder": "W"})
+    south = score(parse(hand, Context(seat_wind="S")), "riichi", {"discarder": "W"})
+    assert east.valid and south.valid and east.total == south.total
+    assert east.extra["points"]["total"] > south.extra["points"]["total"]  # a dealer's win pays half as much again
+    given = score(parse(hand, Context(seat_wind="S", dealer=True)), "riichi", {"discarder": "W"})
+    assert given.extra["points"]["total"] == east.extra["points"]["total"] and _warned(given)
+
+
 # -- the command line --------------------------------------------------------------------------------------------
 def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, dict | None, str]:
     code = main(["score", *argv, "--json"])
