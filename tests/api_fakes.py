@@ -77,9 +77,10 @@ class BlockingRecognizer(FakeRecognizer):
 FACE_DOWN_ROW = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z"]
 
 
-def face_down_kong_recognition(name: str, width: int, height: int, kongs: tuple[str, ...] = ()) -> dict[str, Any]:
-    """The Recognition JSON the real layout step gives for the face-down hand laid left to right across a photo
-    (``kongs``: the kong's tile, as the player gives it)."""
+def laid_out_recognition(name: str, width: int, height: int, parts: list[tuple[list[str], float]],
+                         kongs: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The Recognition JSON the real layout step gives for tiles laid left to right across a photo: ``parts``, each
+    its codes and the gap after it (tile widths beyond touching); ``kongs``: answers to face_down_kong."""
     from mjlens.vision.detection import Detection
     from mjlens.vision.hand.layout import assemble
     from mjlens.vision.recognize import recognition_json
@@ -87,23 +88,43 @@ def face_down_kong_recognition(name: str, width: int, height: int, kongs: tuple[
     tile_w = width / 24
     tile_h, top = tile_w * 1.35, height * 0.4
     detections, x = [], tile_w
-    for part in (FACE_DOWN_ROW, ["1z"], ["back"] * 4):
-        for code in part:
+    for codes, gap in parts:
+        for code in codes:
             detections.append(Detection(code, (x, top, x + tile_w, top + tile_h), 0.95))
             x += tile_w * 1.02
-        x += tile_w * 1.2  # the winning tile and the kong set apart
+        x += tile_w * gap
     return recognition_json(assemble, detections, width, height, name, kongs)
 
 
-class FaceDownKongRecognizer(FakeRecognizer):
-    """Reads every photo as the hand of ``face_down_kong_recognition``."""
+def face_down_kong_recognition(name: str, width: int, height: int, kongs: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The face-down hand: its row, the winning tile and the kong of four backs each set apart by 1.2 tiles
+    (``kongs``: the kong's tile, as the player gives it)."""
+    return laid_out_recognition(name, width, height, [(FACE_DOWN_ROW, 1.2), (["1z"], 1.2), (["back"] * 4, 1.2)],
+                                kongs)
+
+
+def unsure_meld_recognition(name: str, width: int, height: int) -> dict[str, Any]:
+    """123m 456p 789s 1z, 1z won, and a pung of 5z set apart from the winning tile by half a tile only: a meld the
+    layout is unsure of."""
+    return laid_out_recognition(name, width, height, [(FACE_DOWN_ROW, 1.2), (["1z"], 0.55), (["5z"] * 3, 0.0)])
+
+
+class LaidOutRecognizer(FakeRecognizer):
+    """Reads every photo as the hand ``read(name, width, height)`` lays out (default: the face-down kong's)."""
+
+    def __init__(self, read=face_down_kong_recognition) -> None:
+        super().__init__()
+        self.read = read
 
     def recognize(self, data: bytes, name: str) -> dict[str, Any]:
         image = load_image(data)
         with self._lock:
             self.calls += 1
             self.last = (name, image.width, image.height)
-        return face_down_kong_recognition(name, image.width, image.height)
+        return self.read(name, image.width, image.height)
+
+
+FaceDownKongRecognizer = LaidOutRecognizer
 
 
 def sample_photo(fmt: str = "JPEG", size: tuple[int, int] = (960, 540), exif_orientation: int | None = None) -> bytes:

@@ -122,7 +122,8 @@ def test_concealed_kong_of_four_backs_is_not_guessed():
     layout = assemble(t.detections(), 1600, 900)
     assert layout.hand is None
     g = next(k for k, g in enumerate(layout.groups) if g["role"] == "meld")
-    assert layout.groups[g] == {"role": "meld", "kind": "kong", "concealed": True, "face_down": True, "tiles": kong}
+    assert {k: v for k, v in layout.groups[g].items() if k != "sure"} == {
+        "role": "meld", "kind": "kong", "concealed": True, "face_down": True, "tiles": kong}
     (notice,) = layout.notices
     assert notice["code"] == "face_down_kong" and notice["group"] == g and notice["message"] in layout.warnings
     assert "four backs" in notice["message"] and layout.to_json()["warning_details"] == [notice]
@@ -271,6 +272,9 @@ def test_a_misread_meld_tile_is_read_as_its_runner_up_and_said_so():
     layout = assemble(dets, 1600, 900)
     assert ("chow", ("3p", "4p", "5p")) in [(m.kind, m.tiles) for m in layout.hand.melds]
     assert any("6p as 5p" in w for w in layout.warnings)
+    # the page marks it for a look: read through a runner-up, it is less sure than the meld read as it lies
+    sure = {tuple(g["tiles"]): g["sure"] for g in layout.groups if g["role"] == "meld"}
+    assert sure[tuple(meld)] <= 0.5 < min(v for k, v in sure.items() if k != tuple(meld))
 
 
 def test_a_group_that_is_no_meld_is_not_forced_into_one():
@@ -404,7 +408,7 @@ def test_a_kong_with_its_fourth_tile_stacked_on_the_pung(angle, lift, along):
     (meld,) = layout.hand.melds
     assert (meld.kind, meld.tiles, meld.concealed) == ("kong", ("5z",) * 4, False)
     group = next(g for g in layout.groups if g["role"] == "meld")
-    assert {k: v for k, v in group.items() if k != "tiles"} == {"role": "meld", "kind": "kong", "concealed": False}
+    assert {k: group[k] for k in ("role", "kind", "concealed")} == {"role": "meld", "kind": "kong", "concealed": False}
     assert sorted(group["tiles"]) == sorted([*pung, top]) and group["tiles"][1:3] == [pung[1], top]
     assert layout.hand.winning_tile == "1z" and sorted(layout.hand.concealed) == sorted(split("123m456p789s1z"))
     assert not any("two boxes" in w for w in layout.warnings)
@@ -435,3 +439,38 @@ def test_two_tiles_of_a_code_close_together_off_the_hand_are_read_as_before():
     _stack(t, discard, 0.35)
     layout = assemble(t.detections(), 1600, 900)
     assert layout.hand == plain.hand and layout.tile_group[-1] is not None
+
+
+def _sure(layout, role: str) -> list[float]:
+    return [g["sure"] for g in layout.groups if g["role"] == role]
+
+
+def test_a_meld_set_apart_narrowly_is_less_sure_than_one_set_well_apart():
+    wide, narrow = Table(), Table()
+    wide.row(0, 0, split("123m456p789s1z"), ["1z"], ["5z"] * 3, gap=1.5)
+    narrow.row(0, 0, split("123m456p789s1z"), ["1z"], gap=1.5)
+    narrow.row(narrow.dets[-1][1] + W * 1.1, 0, ["5z"] * 3)  # a little over half a tile beyond touching
+    (plain,), (close,) = _sure(assemble(wide.detections(), 1600, 900), "meld"), _sure(
+        assemble(narrow.detections(), 1600, 900), "meld")
+    assert plain == 1.0 and close < 0.5
+    assert _sure(assemble(wide.detections(), 1600, 900), "concealed") == [1.0]
+
+
+@pytest.mark.parametrize("apart", [14, 20, 26])  # pixels beyond touching, a tile being 40 wide
+def test_a_winning_tile_set_apart_by_little_is_unsure(apart):
+    codes = split("123m456p789s1122z")
+    t = Table()
+    t.row(0, 0, codes, gap=apart / W)
+    t.row(13 * (W + 1) + apart, 0, ["2z"])
+    little = assemble(t.detections(), 1600, 900)
+    far = Table()
+    far.row(0, 0, codes, ["2z"], gap=1.2)
+    assert little.hand.winning_tile == "2z" and _sure(little, "winning")[0] <= 0.5
+    assert _sure(assemble(far.detections(), 1600, 900), "winning") == [1.0]
+
+
+def test_groups_of_a_recognition_say_how_sure_they_are():
+    t = Table()
+    t.row(0, 0, split("123m456p789s1z"), ["1z"], ["5z"] * 3, gap=1.5)
+    groups = assemble(t.detections(), 1600, 900).to_json()["groups"]
+    assert all(0 < g["sure"] <= 1 for g in groups if g["role"] in ("concealed", "winning", "meld"))

@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from api_fakes import FaceDownKongRecognizer, FakeRecognizer, sample_photo
+from api_fakes import FaceDownKongRecognizer, FakeRecognizer, LaidOutRecognizer, sample_photo, unsure_meld_recognition
 
 from mjlens.api.app import create_app
 from mjlens.api.settings import Settings
@@ -455,6 +455,32 @@ def test_a_kong_of_four_backs_is_asked_and_picked(kong_server, browser, tmp_path
     assert browser.execute_script("return buildHand().melds") == [
         {"kind": "kong", "tiles": ["7z"] * 4, "concealed": True}]
     browser.save_screenshot(str(tmp_path / "phone-kong.png"))
+
+
+@pytest.fixture(scope="module")
+def unsure_server():
+    recognizer = LaidOutRecognizer(unsure_meld_recognition)
+    yield from _serve(create_app(Settings(model="none.onnx", workers=2), recognizer=recognizer))
+
+
+def test_a_meld_the_layout_is_unsure_of_is_marked_until_the_player_places_its_tiles(unsure_server, browser,
+                                                                                     tmp_path):
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes(sample_photo())
+    wait = WebDriverWait(browser, 20)
+    _open(browser, unsure_server)
+    Select(browser.find_element(By.ID, "rules")).select_by_value("cantonese")
+    browser.find_element(By.ID, "photo-input").send_keys(str(photo))
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .row.unsure"))
+    (unsure,) = browser.find_elements(By.CSS_SELECTOR, "#hand .row.unsure")  # the pung set apart by half a tile
+    assert "Meld 1" in unsure.text and "unsure" in unsure.text
+    browser.save_screenshot(str(tmp_path / "phone-unsure-meld.png"))
+
+    # the player looks and places a tile (here: where it was read) -> the hand is theirs, nothing left marked
+    _place(browser, wait, 11, "Meld 1")
+    wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#hand .row.unsure"))
+    assert browser.execute_script("return buildHand().melds") == [
+        {"kind": "pung", "tiles": ["5z"] * 3, "concealed": False}]
 
 
 def test_the_page_loads_nothing_from_elsewhere(server, browser):

@@ -20,6 +20,7 @@ const ROLE_NAMES = {
 const UNITS = { fan: "番 fan", tai: "台 tai" };
 const SEATS = { E: "東 E", S: "南 S", W: "西 W", N: "北 N" };
 const LOW_CONFIDENCE = 0.6;
+const UNSURE_GROUP = 0.7;  // a group the layout is less sure of (CONVENTIONS §4 "sure") is marked for a look
 
 const state = {
   tiles: [],      // {code, box, confidence, alternatives, role, meld}
@@ -200,9 +201,12 @@ function loadRecognition(rec) {
     if (g.role === "meld") {
       meldOf[gi] = state.melds.length;
       // a concealed kong of four backs: its tile is asked (face_down_kong), picked on the page, never guessed
-      state.melds.push({ concealed: !!g.concealed, faceDown: !!g.face_down, tile: g.tile || null });
+      state.melds.push({ concealed: !!g.concealed, faceDown: !!g.face_down, tile: g.tile || null,
+        sure: g.sure ?? 1 });
     }
   });
+  state.groupSure = {};
+  groups.forEach((g) => { if (g.role !== "meld" && g.sure != null) state.groupSure[g.role] = g.sure; });
   const roleOf = {};
   groups.forEach((g, gi) => (g.tiles || []).forEach((ti) => { roleOf[ti] = gi; }));
   state.tiles = (rec.tiles || []).map((t, i) => {
@@ -317,17 +321,22 @@ function renderHand() {
   $("#hand-card").hidden = state.tiles.length === 0;
   const hand = $("#hand");
   hand.replaceChildren();
-  const row = (title, indexes, extra) => {
+  const row = (title, indexes, extra, sure = 1) => {
     if (!indexes.length) return;
     const chips = indexes.map((i) => tileChip(state.tiles[i].code, {
       class: (state.selected === i ? "selected " : "") + (state.tiles[i].confidence < LOW_CONFIDENCE ? "low" : ""),
       attrs: { "data-i": String(i), onclick: () => select(i) },
     }));
-    hand.append(el("div", { class: "row" }, el("span", { class: "row-title", text: title }), ...chips, extra));
+    // a group the layout was unsure of: a tap on a tile moves it (split, join, another meld, the winning tile)
+    const unsure = sure < UNSURE_GROUP;
+    const note = unsure ? el("span", { class: "unsure-note", text: "不確定 unsure: tap a tile to move it" }) : null;
+    hand.append(el("div", { class: "row" + (unsure ? " unsure" : "") },
+      el("span", { class: "row-title", text: title }), ...chips, extra, note));
   };
+  const sureOf = (role) => (state.groupSure || {})[role] ?? 1;
   const by = (pred) => state.tiles.map((t, i) => (pred(t) ? i : -1)).filter((i) => i >= 0)
     .sort((a, b) => tileOrder(state.tiles[a].code, state.tiles[b].code));
-  row(ROLE_NAMES.concealed, by((t) => t.role === "concealed" && !isBonus(t.code)));
+  row(ROLE_NAMES.concealed, by((t) => t.role === "concealed" && !isBonus(t.code)), null, sureOf("concealed"));
   state.melds.forEach((m, mi) => {
     const tiles = by((t) => t.role === "meld" && t.meld === mi);
     // only a kong (four tiles) can be concealed: a chow or pung gets no such box
@@ -339,9 +348,9 @@ function renderHand() {
     const pick = asked ? el("button", { type: "button", class: "button kong-pick" + (m.tile ? "" : " asked"),
       "data-meld": String(mi), onclick: () => pickKong(m) },
     m.tile ? `暗槓 ${tileFace(m.tile)} ${m.tile} · 改 change` : "選暗槓的牌 Which tile is this kong?") : null;
-    row(`副露 Meld ${mi + 1}`, tiles, el("span", {}, toggle, pick));
+    row(`副露 Meld ${mi + 1}`, tiles, el("span", {}, toggle, pick), m.sure ?? 1);
   });
-  row(ROLE_NAMES.winning, by((t) => t.role === "winning"));
+  row(ROLE_NAMES.winning, by((t) => t.role === "winning"), null, sureOf("winning"));
   row(ROLE_NAMES.flowers, by((t) => isBonus(t.code) && t.role !== "other"));
   row(ROLE_NAMES.other, by((t) => t.role === "other"));
 }
@@ -414,6 +423,9 @@ function renderPalette(current, alternatives, onPick) {
 /** Apply a correction to tile ``i``, keep the hand consistent (one winning tile, no empty melds), re-score. */
 function correct(i, change) {
   const t = state.tiles[i];
+  // a place the player has set is sure: the marks of unsure groups go once the hand is corrected
+  state.groupSure = {};
+  state.melds.forEach((m) => { m.sure = 1; });
   if (change.meld === "new") { state.melds.push({ concealed: false }); change = { ...change, meld: state.melds.length - 1 }; }
   if (change.role === "winning") state.tiles.forEach((o) => { if (o.role === "winning") o.role = "concealed"; });
   Object.assign(t, change);

@@ -66,6 +66,14 @@ END_MIN_ROW, END_SPLIT, END_OVER = 5, 1.3, 1.15
 #: A group set apart that is not a meld may be read with one tile as its runner-up code (the first this many
 #: alternatives, each at least this confident), when exactly one such reading makes a meld.
 ALTERNATIVES_TRIED, ALTERNATIVE_MIN = 2, 0.05
+# -- how sure the layout is of each group (``"sure"`` in the groups, 1 = plain to see) ------------------------------
+#: A group set apart by a gap of SURE_GAP tiles beyond touching (or more) is plain; one set apart by MEND_GAP, the
+#: least that sets a group apart, is as unsure as can be (SURE_LEAST); between, in proportion.
+SURE_GAP, SURE_LEAST = 0.9, 0.1
+#: A meld made by reading a tile as its runner-up, a winning tile told only by a wider spacing at the row's end,
+#: and a concealed row that took in tiles set apart that are no meld are this sure at most.
+SURE_RUNNER_UP, SURE_END, SURE_FOLDED = 0.5, 0.5, 0.5
+
 #: Two boxes overlapping more than this (intersection over union) are one tile found twice...
 DUPLICATE_IOU = 0.6
 #: ... unless the two are one code, their centres within STACK_ALONG of a tile along the row, and at least
@@ -168,12 +176,12 @@ def _assemble(detections: list[Detection], stacked: dict[int, int], kongs: Seque
     reading = _read_hand(hand_ids, segments, line_of, cuts, detections, geo, layout.warnings)
     loose = _stack_on_pungs(reading.melds, stacked, detections, layout.warnings)
     if reading.concealed:
-        add_group("concealed", reading.concealed)
+        add_group("concealed", reading.concealed, sure=round(reading.concealed_sure, 2))
     if reading.winning is not None:
-        add_group("winning", [reading.winning])
+        add_group("winning", [reading.winning], sure=round(reading.winning_sure, 2))
     meld_groups = []
     for meld in reading.melds:
-        add_group("meld", meld.tiles, kind=meld.kind, concealed=meld.concealed)
+        add_group("meld", meld.tiles, kind=meld.kind, concealed=meld.concealed, sure=round(meld.sure, 2))
         meld_groups.append(len(layout.groups) - 1)
     if flowers:
         add_group("flowers", sorted(flowers, key=lambda i: geo.u[i]))
@@ -478,6 +486,7 @@ class _Meld:
     codes: list[str] | None  # None when every tile is face down
     sideways: int | None = None
     note: str | None = None  # how the meld was read when a tile's first reading did not fit
+    sure: float = 1.0  # how sure the layout is of the meld (``SURE_GAP``)
 
 
 @dataclass
@@ -486,6 +495,8 @@ class _Reading:
     winning: int | None = None
     melds: list[_Meld] = field(default_factory=list)
     others: list[int] = field(default_factory=list)  # segments near the hand that are not part of it (walls)
+    concealed_sure: float = 1.0
+    winning_sure: float = 1.0
 
 
 def _meld_of(seg: list[int], dets: list[Detection], geo: _Geometry) -> _Meld | None:
@@ -619,6 +630,9 @@ def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], cu
         concealed = max(plain, key=lambda k: (len(segments[k]), -sum(dets[i].code == "back" for i in segments[k])))
         reading.concealed = list(segments[concealed])
     reading.melds = [melds[k] for k in ids if melds[k] is not None]
+    for k in ids:
+        if melds[k] is not None:
+            melds[k].sure = min(_gap_sure(_apart_by(k, line_of, cuts)), SURE_RUNNER_UP if melds[k].note else 1.0)
     warnings.extend(m.note for m in reading.melds if m.note)
     # the winning tile: a single tile that is the next segment on the concealed row's line, at either end; or the
     # one after it, set apart farther (the first then lies apart only by the row's uneven touch)
@@ -640,6 +654,7 @@ def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], cu
                 ends.append(far_end)
         if len(ends) == 1:
             reading.winning = segments[ends[0]][0]
+            reading.winning_sure = _gap_sure(cuts[ends[0] if ends[0] > concealed else ends[0] + 1])  # the gap between
             if ends[0] in beyond:
                 absorbed.append(beyond[ends[0]])
                 reading.concealed.extend(segments[beyond[ends[0]]])
@@ -649,6 +664,7 @@ def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], cu
             end = _end_set_apart(segments[concealed], dets, geo, _hand_spacing(ids, segments, geo))
             if end is not None:
                 reading.winning = reading.concealed.pop(end)
+                reading.winning_sure = SURE_END
     winning_seg = [reading.winning] if reading.winning is not None else None
     extra = [k for k in plain if k != concealed and segments[k] != winning_seg and k not in absorbed]
     core = len(reading.concealed) + 3 * len(reading.melds) + (reading.winning is not None)
@@ -660,9 +676,22 @@ def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], cu
         else:
             warnings.append(f"tiles set apart that are not a meld ({names}) were read as part of the concealed hand")
             reading.concealed.extend(segments[k])
+            reading.concealed_sure = SURE_FOLDED
     if any(dets[i].code == "back" for i in reading.concealed):
         warnings.append("face-down tiles among the concealed tiles: their faces are unknown")
     return reading
+
+
+def _apart_by(k: int, line_of: list[int], cuts: list[float]) -> float:
+    """How far segment ``k`` lies from its neighbours on its line: the narrower of the gaps before and after it
+    (inf where it has none)."""
+    after = cuts[k + 1] if k + 1 < len(cuts) and line_of[k + 1] == line_of[k] else float("inf")
+    return min(cuts[k], after)
+
+
+def _gap_sure(gap: float) -> float:
+    """How sure a group set apart by ``gap`` (tiles beyond touching) is: SURE_LEAST at MEND_GAP, 1 from SURE_GAP."""
+    return float(np.clip((gap - MEND_GAP) / (SURE_GAP - MEND_GAP), SURE_LEAST, 1.0))
 
 
 def _end_set_apart(row: list[int], dets: list[Detection], geo: _Geometry, hand_spacing: float) -> int | None:
