@@ -10,14 +10,14 @@ const ZH_NUM = "一二三四五六七八九";
 const HONOURS = { "1z": "東", "2z": "南", "3z": "西", "4z": "北", "5z": "白", "6z": "發", "7z": "中" };
 const BONUS = { "1f": "春", "2f": "夏", "3f": "秋", "4f": "冬", "5f": "梅", "6f": "蘭", "7f": "菊", "8f": "竹" };
 const EN = { "1z": "East", "2z": "South", "3z": "West", "4z": "North", "5z": "White", "6z": "Green", "7z": "Red" };
-/** The 43 detector classes in their order (CONVENTIONS §1): the palette. */
+/** The 43 detector classes in their order, then the red fives (CONVENTIONS §1): the palette. */
 const CODES = [].concat(
   ...["m", "p", "s"].map((s) => [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => n + s)),
-  Object.keys(HONOURS), Object.keys(BONUS), ["back"]);
+  Object.keys(HONOURS), Object.keys(BONUS), ["back"], ["0m", "0p", "0s"]);
 const ROLE_NAMES = {
   concealed: "手牌 In hand", winning: "和張 Winning tile", flowers: "花 Flower", other: "不計 Not in hand",
 };
-const UNITS = { fan: "番 fan", tai: "台 tai" };
+const UNITS = { fan: "番 fan", tai: "台 tai", han: "翻 han" };
 const SEATS = { E: "東 E", S: "南 S", W: "西 W", N: "北 N" };
 const LOW_CONFIDENCE = 0.6;
 const UNSURE_GROUP = 0.7;  // a group the layout is less sure of (CONVENTIONS §4 "sure") is marked for a look
@@ -48,21 +48,24 @@ const el = (tag, attrs = {}, ...children) => {
 };
 
 function isBonus(code) { return code in BONUS; }
+/** A red five (riichi aka-dora) is written 0 (CONVENTIONS §1): a five, drawn red. */
+function isRedFive(code) { return code[0] === "0"; }
 function tileFace(code) {
   if (code === "back") return "　";
   if (code in HONOURS) return HONOURS[code];
   if (code in BONUS) return BONUS[code] + code[0];
-  return ZH_NUM[Number(code[0]) - 1] + SUITS[code[1]];
+  return ZH_NUM[(Number(code[0]) || 5) - 1] + SUITS[code[1]];
 }
 function tileTitle(code) {
   if (code === "back") return "face-down tile";
   if (code in EN) return EN[code];
   if (code in BONUS) return "bonus " + code;
-  return code[0] + " " + { m: "characters", p: "dots", s: "bamboo" }[code[1]];
+  return (isRedFive(code) ? "red 5" : code[0]) + " " + { m: "characters", p: "dots", s: "bamboo" }[code[1]];
 }
 function tileChip(code, extra = {}) {
   const suit = code === "back" ? "back" : code[1];
-  return el("button", { type: "button", class: `tile suit-${suit} ${extra.class || ""}`, title: tileTitle(code),
+  const red = code !== "back" && isRedFive(code) ? " red-five" : "";
+  return el("button", { type: "button", class: `tile suit-${suit}${red} ${extra.class || ""}`, title: tileTitle(code),
     "data-code": code, ...(extra.attrs || {}) }, el("span", { class: "face", text: tileFace(code) }),
   el("span", { class: "code", text: code }));
 }
@@ -258,7 +261,7 @@ function buildHand() {
 }
 
 function tileOrder(a, b) {
-  const rank = (c) => "mpszf".indexOf(c[1]) * 10 + Number(c[0]);
+  const rank = (c) => "mpszf".indexOf(c[1]) * 10 + (Number(c[0]) || 5);  // a red five sorts as a five
   return rank(a) - rank(b);
 }
 
@@ -266,11 +269,27 @@ function readContext() {
   const ctx = {};
   for (const control of document.querySelectorAll("[data-ctx]")) {
     const key = control.dataset.ctx;
-    if (control.type === "checkbox") ctx[key] = control.checked;
+    if (control.closest("[hidden]")) continue;  // another rule system's context (riichi's under the others)
+    if (control.dataset.tiles != null) ctx[key] = tileCodes(control.value);
+    else if (control.type === "checkbox") ctx[key] = control.checked;
     else if (control.type === "number") ctx[key] = Math.max(0, Math.min(99, parseInt(control.value, 10) || 0));
     else ctx[key] = control.value;
   }
   return ctx;
+}
+/** Tiles typed as notation, spaces or commas between them ("3m,5p", "35p"): codes, for the server to check. */
+function tileCodes(text) {
+  const codes = [];
+  for (const [, digits, suit] of text.matchAll(/(\d+)\s*([mpsz])/gi)) {
+    for (const d of digits) codes.push(d + suit.toLowerCase());
+  }
+  const rest = text.replace(/\d+\s*[mpsz]/gi, "").replace(/[\s,]/g, "");
+  if (rest) codes.push(rest);  // not notation: sent as typed, and the score says what is wrong
+  return codes;
+}
+/** Riichi's context is shown only when riichi is the rule system. */
+function showRulesContext() {
+  $("#riichi-context").hidden = $("#rules").value !== "riichi";
 }
 /** Scoring options from the page: who discarded the winning tile (not asked of a self-drawn win). */
 function readOptions() {
@@ -505,6 +524,26 @@ async function scoreNow() {
   }
 }
 
+/** Points as one figure: Guangdong's 2^番, or all a riichi winner takes. */
+function pointsText(result) {
+  return typeof result.points === "object" ? result.points.total : result.points;
+}
+/** Riichi's fu with each line of the count, the limit reached and who pays what. */
+function riichiLines(result) {
+  const lines = (result.fu_items || []).map((i) => `${i.points} ${i.name_zh} ${i.name_en}`).join(" + ");
+  const paid = result.points || { payments: {} };
+  const who = { discarder: "放銃 discarder", dealer: "莊家 dealer", each_other: "閒家 each other", each: "各家 each" };
+  return [
+    el("p", { id: "score-fu" }, el("b", { text: `${result.fu} 符 fu` }), lines ? ` = ${lines}` : ""),
+    result.limit ? el("p", { id: "score-limit", class: "ok", text: `${result.limit.name_ja} ${result.limit.name_en}` })
+      : null,
+    el("p", { id: "score-payments" }, `${paid.win === "tsumo" ? "自摸 tsumo" : "榮和 ron"}: ` +
+      Object.entries(paid.payments).map(([k, v]) => `${who[k] || k} ${v}`).join(", ") +
+      (paid.honba_bonus ? ` · 本場 honba +${paid.honba_bonus}` : "") +
+      (paid.riichi_sticks_bonus ? ` · 供託 sticks +${paid.riichi_sticks_bonus}` : "")),
+  ].filter((p) => p);
+}
+
 function itemName(rules, key) {
   const item = (state.catalog[rules] || {})[key];
   return item ? `${item.name_zh} ${item.name_en}` : key;
@@ -516,7 +555,8 @@ function renderScore(result) {
   const parts = [];
   if (result.valid) {
     parts.push(el("p", { id: "score-total", class: "total" }, `${result.total} ${unit}`,
-      result.points != null ? el("small", { text: ` = ${result.points} 分 points` }) : null));
+      result.points != null ? el("small", { text: ` = ${pointsText(result)} 分 points` }) : null));
+    if (result.fu != null) parts.push(...riichiLines(result));
     if (result.minimum != null) {
       parts.push(el("p", { class: result.meets_minimum ? "ok" : "bad",
         text: `起和 Minimum ${result.minimum}: ${result.meets_minimum ? "達 met" : "未達 not met"}` }));
@@ -561,7 +601,7 @@ function renderResultLine(result, unit) {
   line.className = result.valid ? "ok" : "bad";
   line.replaceChildren(...(result.valid
     ? [el("b", { id: "result-total", text: `${result.total} ${unit}` }),
-      result.points != null ? ` = ${result.points} 分 points` : ""]
+      result.points != null ? ` = ${pointsText(result)} 分 points` : ""]
     : [el("b", { id: "result-total", text: "不成和 No score" }), ` (${err.code}) ${err.message || ""}`]),
   " · ", el("a", { href: "#score", text: "細節 details ↓" }));
   line.hidden = false;
@@ -630,13 +670,18 @@ function init() {
     render();
     if (handEdited) addCorrectionsToProfile();
   });
-  $("#rules").addEventListener("change", () => { localStorage.setItem("mjlens-rules", $("#rules").value); rescore(); });
+  $("#rules").addEventListener("change", () => {
+    localStorage.setItem("mjlens-rules", $("#rules").value);
+    showRulesContext();
+    rescore();
+  });
   $('[data-ctx="seat_wind"]').addEventListener("change", dealerFollowsSeat);
   for (const control of document.querySelectorAll("[data-ctx], [data-option]")) {
     control.addEventListener("change", rescore);
   }
   const saved = localStorage.getItem("mjlens-rules");
   if (saved && [...$("#rules").options].some((o) => o.value === saved)) $("#rules").value = saved;
+  showRulesContext();
   loadCatalog();
   initProfile();
   initTeach();
