@@ -632,7 +632,8 @@ def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], cu
     reading.melds = [melds[k] for k in ids if melds[k] is not None]
     for k in ids:
         if melds[k] is not None:
-            melds[k].sure = min(_gap_sure(_apart_by(k, line_of, cuts)), SURE_RUNNER_UP if melds[k].note else 1.0)
+            apart = _apart_by(k, line_of, cuts, {j for j in plain if j != k})
+            melds[k].sure = min(_gap_sure(apart), SURE_RUNNER_UP if melds[k].note else 1.0)
     warnings.extend(m.note for m in reading.melds if m.note)
     # the winning tile: a single tile that is the next segment on the concealed row's line, at either end; or the
     # one after it, set apart farther (the first then lies apart only by the row's uneven touch)
@@ -682,11 +683,13 @@ def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], cu
     return reading
 
 
-def _apart_by(k: int, line_of: list[int], cuts: list[float]) -> float:
-    """How far segment ``k`` lies from its neighbours on its line: the narrower of the gaps before and after it
-    (inf where it has none)."""
-    after = cuts[k + 1] if k + 1 < len(cuts) and line_of[k + 1] == line_of[k] else float("inf")
-    return min(cuts[k], after)
+def _apart_by(k: int, line_of: list[int], cuts: list[float], plain: set[int]) -> float:
+    """How far segment ``k`` lies from the runs of ``plain`` beside it on its line (the concealed row, single
+    tiles), which it might belong to: the narrower gap (inf where none lies beside it; a meld beside a meld is
+    plain whatever the gap)."""
+    before = cuts[k] if k - 1 in plain and line_of[k - 1] == line_of[k] else float("inf")
+    after = cuts[k + 1] if k + 1 in plain and line_of[k + 1] == line_of[k] else float("inf")
+    return min(before, after)
 
 
 def _gap_sure(gap: float) -> float:
