@@ -106,7 +106,7 @@ class _RowWriter:
         return len(self.scene.groups) - 1
 
     def meld(self, meld: MeldShown) -> None:
-        g = self.group("meld", kind=meld.kind, concealed=meld.concealed)
+        g = self.group("meld", kind=meld.kind, concealed=meld.concealed, **({"stacked": True} if meld.stacked else {}))
         laid = meld.tiles[:3] if meld.stacked else meld.tiles
         turned = min(meld.sideways, len(laid) - 1) if meld.sideways is not None else None
         for i, code in enumerate(laid):
