@@ -3,9 +3,10 @@
     python benchmarks/bench_scoring.py                 # 100,000 hands
     python benchmarks/bench_scoring.py --n 20000 --workers 2
 
-For mcr the same hands are also scored by pymahjonggb (C++), side by side, with the ratio. Taiwan (17-tile
-hands, ``sets=5``) and cantonese are measured when their ``score_hand`` is implemented. Each hand is timed
-twice over: wall clock, and the thread's CPU time, which leaves out the time the process waited for a core
+For mcr the same hands are also scored by pymahjonggb (C++), side by side, with the ratio; for riichi, by the
+`mahjong` package called directly (what riichi adds around it: the conversion, the readings and the result).
+Taiwan (17-tile hands, ``sets=5``) and cantonese are measured when their ``score_hand`` is implemented. Each hand
+is timed twice over: wall clock, and the thread's CPU time, which leaves out the time the process waited for a core
 (on a shared machine the wall-clock tail mostly measures the other processes). Then
 ``mjlens score --rules mcr --jsonl FILE --workers W`` runs over the same hands as a subprocess.
 """
@@ -75,12 +76,36 @@ def bench_systems(n: int, seed: int) -> dict[str, dict]:
         out["pymahjonggb"] = time_each(args, lambda a: MahjongGB.MahjongFanCalculator(*a))
     except ImportError:
         pass
+    out.update(bench_riichi(hands4))
     hands5 = list(random_hands(seed, n, sets=5))
     for rules, hands in (("taiwan", hands5), ("cantonese", hands4)):
         if _implemented(rules, hands[0]):
             module = rule_module(rules)
             out[rules] = time_each(hands, lambda h, m=module: _safe(m.score_hand, h))
     return out
+
+
+def bench_riichi(hands: list) -> dict[str, dict]:
+    """Riichi's scorer, and `mahjong` alone on the same hands (those that convert: the others never reach it)."""
+    from mahjong.hand_calculating.hand import HandCalculator  # noqa: PLC0415
+
+    from mjlens.scoring.riichi.convert import to_call  # noqa: PLC0415
+    from mjlens.scoring.riichi.options import parse_options  # noqa: PLC0415
+
+    riichi = rule_module("riichi")
+    opts = parse_options({})
+    calls = []
+    for hand in hands:
+        try:
+            calls.append(to_call(hand, opts))
+        except HandError:
+            pass
+    return {
+        "riichi": time_each(hands, lambda h: _safe(riichi.score_hand, h)),
+        "mahjong": time_each(calls, lambda c: HandCalculator.estimate_hand_value(
+            c.tiles, c.win_tile, melds=c.melds, dora_indicators=c.dora, config=c.config,
+            ura_dora_indicators=c.ura)),
+    }
 
 
 def _safe(fn: Callable, hand) -> None:
@@ -135,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     if "pymahjonggb" in systems:
         ratio = systems["mcr"]["cpu"]["median_us"] / systems["pymahjonggb"]["cpu"]["median_us"]
         print(f"mcr / pymahjonggb (cpu median): {ratio:.1f}x")
+    if "mahjong" in systems:
+        ratio = systems["riichi"]["cpu"]["median_us"] / systems["mahjong"]["cpu"]["median_us"]
+        print(f"riichi / mahjong alone (cpu median): {ratio:.1f}x")
     if "jsonl" in report:
         j = report["jsonl"]
         print(f"mjlens score --rules mcr --jsonl, {j['hands']} hands, {j['workers']} workers: {j['seconds']:.1f} s "
