@@ -418,3 +418,22 @@ def test_cli_waits_under_riichi_say_furiten(capsys):
     assert [w["tile"] for w in out["waits"]] == ["1s", "4s"] and out["furiten"] is True
     assert any("riichi declared" in w for w in out["warnings"])
     assert out["waits"][0]["discard"]["items"][0]["key"] == "riichi"
+
+
+def test_api_waits_and_rules_under_riichi():
+    pytest.importorskip("httpx")
+    from fastapi.testclient import TestClient
+
+    from mjlens.api.app import create_app
+    from mjlens.api.settings import Settings
+
+    with TestClient(create_app(Settings(model="no-such-model.onnx"))) as client:
+        hand = {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2s", "3s", "5p", "5p"],
+                "context": {"seat_wind": "S", "dealer": False}}
+        r = client.post("/v1/waits", json={"rules": "riichi", "hand": hand, "discards": {"S": ["4s"], "E": ["1s"]}})
+        assert r.status_code == 200, r.text
+        body = r.json()
+        assert [w["tile"] for w in body["waits"]] == ["1s", "4s"] and body["furiten"] is True
+        assert body["waits"][0]["discard"]["fu"] == 30 and body["waits"][0]["self_drawn"]["fu"] == 20
+        systems = {s["rules"]: s for s in client.get("/v1/rules").json()}
+        assert systems["riichi"]["unit"] == "han" and len(systems["riichi"]["items"]) == 56
