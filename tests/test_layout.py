@@ -398,8 +398,8 @@ def _stack(t: Table, under: int, lift: float, along: float = 0.0) -> int:
 
 
 @pytest.mark.parametrize("angle", [0.0, 25.0, 180.0])
-# (0.25, 0): the boxes overlap as much as a tile found twice; (0.08, 0.2): a camera off to one side
-@pytest.mark.parametrize("lift, along", [(0.25, 0.0), (0.35, 0.0), (0.6, 0.0), (0.08, 0.2)])
+# (0.25, 0): the boxes overlap as much as a tile found twice; (0.08, 0.2), (0, 0.3): a camera off to one side
+@pytest.mark.parametrize("lift, along", [(0.25, 0.0), (0.35, 0.0), (0.6, 0.0), (0.08, 0.2), (0.0, 0.3)])
 def test_a_kong_with_its_fourth_tile_stacked_on_the_pung(angle, lift, along):
     t = Table(angle)
     (row, win, pung) = t.row(0, 0, split("123m456p789s1z"), ["1z"], ["5z"] * 3)

@@ -231,12 +231,21 @@ def _stacked(dets: list[Detection], geo: _Geometry) -> dict[int, int]:
 
 
 def _top_of(i: int, j: int, geo: _Geometry) -> tuple[int, int]:
-    """Of two tiles one on the other, (the top, the one under it): the top lies off the line of the tiles around
-    them; with none around, it is the one farther up the photo's rows (a raised face lies farther off)."""
-    near = [k for k in range(len(geo.u)) if k not in (i, j) and abs(geo.u[k] - geo.u[i]) < 2.5 * geo.size[i]
-            and abs(geo.v[k] - geo.v[i]) < geo.across[i]]
-    if near:
-        line = float(np.median(geo.v[near]))
+    """Of two tiles one on the other, (the top, the one under it): the one under lies where its row's tiles
+    either side put it (halfway between the nearest on each side), the top off that place; with no tile on
+    either side, the top lies off the line of the tiles around, or (none around) farther up the photo's rows."""
+    around = [k for k in range(len(geo.u)) if k not in (i, j) and abs(geo.v[k] - geo.v[i]) < geo.across[i]
+              and abs(geo.u[k] - geo.u[i]) < 1.8 * geo.size[i]]
+    left = [k for k in around if geo.u[k] < geo.u[i]]
+    right = [k for k in around if geo.u[k] > geo.u[i]]
+    if left and right:
+        a = max(left, key=lambda k: geo.u[k])
+        b = min(right, key=lambda k: geo.u[k])
+        place = ((geo.u[a] + geo.u[b]) / 2, (geo.v[a] + geo.v[b]) / 2)
+        off = [float(np.hypot(geo.u[k] - place[0], geo.v[k] - place[1])) for k in (i, j)]
+        return (i, j) if off[0] > off[1] else (j, i)
+    if around:
+        line = float(np.median(geo.v[around]))
         return (i, j) if abs(geo.v[i] - line) > abs(geo.v[j] - line) else (j, i)
     return (i, j) if geo.v[i] < geo.v[j] else (j, i)
 
