@@ -399,7 +399,8 @@ def _stack(t: Table, under: int, lift: float, along: float = 0.0) -> int:
 
 @pytest.mark.parametrize("angle", [0.0, 25.0, 180.0])
 # (0.25, 0): the boxes overlap as much as a tile found twice; (0.08, 0.2), (0, 0.3): a camera off to one side
-@pytest.mark.parametrize("lift, along", [(0.25, 0.0), (0.35, 0.0), (0.6, 0.0), (0.08, 0.2), (0.0, 0.3)])
+# (0.95, 0): seen from low, raised by most of a tile
+@pytest.mark.parametrize("lift, along", [(0.25, 0.0), (0.35, 0.0), (0.6, 0.0), (0.95, 0.0), (0.08, 0.2), (0.0, 0.3)])
 def test_a_kong_with_its_fourth_tile_stacked_on_the_pung(angle, lift, along):
     t = Table(angle)
     (row, win, pung) = t.row(0, 0, split("123m456p789s1z"), ["1z"], ["5z"] * 3)
@@ -429,6 +430,15 @@ def test_a_tile_lying_on_a_tile_of_the_concealed_row_makes_no_kong():
     layout = assemble(t.detections(), 1600, 900)
     assert layout.hand is None or not any(m.kind == "kong" for m in layout.hand.melds)
     assert not any(g.get("kind") == "kong" for g in layout.groups)
+
+
+def test_a_row_behind_a_pung_lends_it_no_fourth_tile():
+    t = Table()
+    (row, win, pung) = t.row(0, 0, split("123m456p789s1z"), ["1z"], ["5z"] * 3)
+    _, x, _, _ = t.dets[pung[0]]
+    t.row(x - 2 * (W + 1), -0.95 * W, ["3s", "4s", "5z", "6s", "7s"], gap=0.0)  # another player's row, close behind
+    layout = assemble(t.detections(), 1600, 900)
+    assert [(m.kind, m.tiles) for m in layout.hand.melds] == [("pung", ("5z",) * 3)]
 
 
 def test_two_tiles_of_a_code_close_together_off_the_hand_are_read_as_before():

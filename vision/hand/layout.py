@@ -79,8 +79,10 @@ DUPLICATE_IOU = 0.6
 #: ... unless the two are one code, their centres within STACK_ALONG of a tile along the row, and at least
 #: STACK_APART but under STACK_REACH of a tile apart (a box found twice lies closer, touching tiles a tile apart):
 #: a tile lying on another, as the fourth tile of a kong is stacked on its pung, its raised face shifted away from
-#: the point below the camera. The tile lying off the line of the tiles around is the one on top.
-STACK_ALONG, STACK_APART, STACK_REACH = 0.4, 0.12, 0.75
+#: the point below the camera. The tile lying off the line of the tiles around is the one on top. A top with no
+#: tile beside it on its own line (no row behind) may lie up to STACK_REACH_ALONE apart: seen from low, a tile's
+#: thickness raises it by most of a tile.
+STACK_ALONG, STACK_APART, STACK_REACH, STACK_REACH_ALONE = 0.4, 0.12, 0.75, 1.1
 
 # -- codes of the warnings that ask or tell something a program acts on (``Layout.notices``) -----------------------
 #: A concealed kong shows four backs: its tile is asked, never guessed (CONVENTIONS §2).
@@ -213,8 +215,8 @@ def _without_duplicates(dets: list[Detection], warnings: list[str], stacked: dic
 
 
 def _stacked(dets: list[Detection], geo: _Geometry) -> dict[int, int]:
-    """The tiles lying on another tile of their code (``STACK_ALONG``, ``STACK_APART``, ``STACK_REACH``): top ->
-    the tile under it, each tile in one pair at most."""
+    """The tiles lying on another tile of their code (``STACK_ALONG``, ``STACK_APART``, ``STACK_REACH``,
+    ``STACK_REACH_ALONE``): top -> the tile under it, each tile in one pair at most."""
     out: dict[int, int] = {}
     paired: set[int] = set()
     for i in range(len(dets)):
@@ -223,11 +225,20 @@ def _stacked(dets: list[Detection], geo: _Geometry) -> dict[int, int]:
                 continue
             size = min(geo.size[i], geo.size[j])
             du, dv = abs(geo.u[i] - geo.u[j]), abs(geo.v[i] - geo.v[j])
-            if du < STACK_ALONG * size and STACK_APART * size <= np.hypot(du, dv) < STACK_REACH * size:
-                top, base = _top_of(i, j, geo)
+            apart = float(np.hypot(du, dv))
+            if du >= STACK_ALONG * size or not STACK_APART * size <= apart < STACK_REACH_ALONE * size:
+                continue
+            top, base = _top_of(i, j, geo)
+            if apart < STACK_REACH * size or _alone(top, base, geo):
                 out[top] = base
                 paired |= {i, j}
     return out
+
+
+def _alone(top: int, base: int, geo: _Geometry) -> bool:
+    """Whether no tile lies beside ``top`` on its own line (within 1.5 tiles along it, half a tile across)."""
+    return not any(k not in (top, base) and abs(geo.v[k] - geo.v[top]) < 0.5 * geo.across[top]
+                   and abs(geo.u[k] - geo.u[top]) < 1.5 * geo.size[top] for k in range(len(geo.u)))
 
 
 def _top_of(i: int, j: int, geo: _Geometry) -> tuple[int, int]:
