@@ -275,8 +275,8 @@ class BusyGate:
             await exchange.answer(503, "busy", pool.busy_message(), retry)
             return
         if self.per_client.get(client, 0) >= limits.per_client:
-            await exchange.answer(429, "client_upload_limit", f"this client sends {limits.per_client} photos "
-                                  "already, the most one client may at once; retry when one is answered", retry)
+            await exchange.answer(429, "client_upload_limit", f"this client has {limits.per_client} photos in "
+                                  "flight, the most one client may have at once; retry when one is answered", retry)
             return
         if self.upload_bytes + declared > limits.max_bytes:
             await exchange.answer(503, "busy", self._bytes_full(), retry)
@@ -300,8 +300,8 @@ class BusyGate:
                     upload.received >= limits.proof_bytes or exchange.body_done):
                 upload.place = self._take_place(upload.rate(loop.time()))
                 if upload.place is None:
-                    await exchange.refuse(503, "busy", f"all {limits.places} upload places hold photos being "
-                                                       "received or read; retry shortly", retry)
+                    await exchange.refuse(503, "busy", f"every upload place is taken ({limits.places} in all: photos "
+                                                       "being received or read); retry shortly", retry)
             return message
 
         try:

@@ -201,7 +201,7 @@ def test_uploads_in_flight_are_bounded_in_count():
 
     (status, headers, answer), pulled, (held_status, _, _) = run(scenario())
     assert (status, answer["error"]["code"], held_status) == (503, "busy", 200)
-    assert "upload places" in answer["error"]["message"] and "worker" not in answer["error"]["message"]
+    assert "every upload place is taken" in answer["error"]["message"] and "worker" not in answer["error"]["message"]
     assert pulled * 16_384 <= 64 * 1024 + 2 * 16_384  # refused once it showed its first 64 KiB
     assert headers[b"retry-after"] == b"1"
 
@@ -243,6 +243,12 @@ def test_one_client_holds_only_its_share_of_uploads():
 
     (status, _, answer), pulled, (other_status, _, _) = run(scenario())
     assert (status, answer["error"]["code"], pulled, other_status) == (429, "client_upload_limit", 0, 200)
+
+
+def test_the_reserved_places_leave_an_open_one():
+    assert Settings(model="m.onnx", max_uploads_in_flight=5).reserved_uploads() == 2  # half, by default
+    with pytest.raises(ValueError, match="reserved_upload_slots"):
+        Settings(model="m.onnx", max_uploads_in_flight=4, reserved_upload_slots=4)
 
 
 def test_the_reserved_places_go_to_photos_arriving_at_a_normal_rate():
