@@ -156,6 +156,7 @@ RUN = ("mjlens score ", "mjlens waits ", "mjlens advise ", "mjlens photo example
 #: Commands not run, each for its reason.
 NOT_RUN = {
     "pip ": "installs packages (network)",
+    "python3 -m venv ": "makes an environment and installs into it (network), as .ci/run does afresh",
     "python -m pytest": "the test suite itself",
     "python -m build": "builds a wheel: a minute of work (.ci/wheel-check does it)",
     "mjlens serve": "a server that runs until stopped",
