@@ -69,10 +69,14 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     status: {"model": ErrorBody, "description": text} for status, text in {
         400: "bad input (see error.code)", 401: "missing or wrong X-API-Key",
         404: "no profile with this id and token (profile, X-Profile-Token)",
+        408: "the body did not arrive in time, or a photo arrived slower than the least rate (request_timeout)",
         413: "upload too large", 415: "not a JPEG/PNG/WebP/HEIC image",
-        503: "busy (Retry-After) or the detector is not loaded",
+        503: "busy (Retry-After; the message says what is full) or the detector is not loaded",
     }.items()
 }
+#: The photo routes' own 429.
+UPLOAD_LIMIT_RESPONSE = {429: {"model": ErrorBody, "description": "this client has its most photos in flight "
+                                                                  "(client_upload_limit, Retry-After)"}}
 
 
 # -- request bodies --------------------------------------------------------------------------------------------
@@ -294,7 +298,7 @@ def _v1_router(settings: Settings) -> APIRouter:
         return JSONResponse(result.to_json())
 
     @router.post("/recognize", tags=["vision"], summary="Read the tiles in a photo (Recognition JSON)",
-                 responses=examples.json_example(recognition=examples.RECOGNITION))
+                 responses={**examples.json_example(recognition=examples.RECOGNITION), **UPLOAD_LIMIT_RESPONSE})
     async def recognize(request: Request, image: Annotated[UploadFile, File(description="JPEG/PNG/WebP/HEIC")],
                         profile: Annotated[str | None, Form(description=PhotoForm.model_fields["profile"].description)]
                         = None, kongs: Annotated[list[str] | None, Form(description=KONGS_DESCRIPTION)] = None
@@ -307,7 +311,8 @@ def _v1_router(settings: Settings) -> APIRouter:
         return JSONResponse(await asyncio.to_thread(with_kongs, recognition, kongs or ()))
 
     @router.post("/photo-score", tags=["vision", "scoring"], summary="Read the tiles in a photo and score the hand",
-                 responses=examples.json_example(scored={"recognition": examples.RECOGNITION, "score": examples.SCORE}),
+                 responses={**examples.json_example(scored={"recognition": examples.RECOGNITION,
+                                                            "score": examples.SCORE}), **UPLOAD_LIMIT_RESPONSE},
                  description="Answers `{\"recognition\": <Recognition JSON>, \"score\": <Score JSON>}`; the context "
                              "fields are laid over the context the photo gives.")
     async def photo(request: Request, image: Annotated[UploadFile, File(description="JPEG/PNG/WebP/HEIC")],
