@@ -437,3 +437,30 @@ def test_api_waits_and_rules_under_riichi():
         assert body["waits"][0]["discard"]["fu"] == 30 and body["waits"][0]["self_drawn"]["fu"] == 20
         systems = {s["rules"]: s for s in client.get("/v1/rules").json()}
         assert systems["riichi"]["unit"] == "han" and len(systems["riichi"]["items"]) == 56
+
+
+def test_photo_command_takes_riichi_flags_as_the_api_its_fields(monkeypatch, tmp_path, capsys):
+    import json
+
+    pytest.importorskip("httpx")
+    from api_fakes import FakeRecognizer, sample_photo
+    from fastapi.testclient import TestClient
+
+    import mjlens.api.commands.photo as photo_command
+    from mjlens.api.app import create_app
+    from mjlens.api.cli import main
+    from mjlens.api.settings import Settings
+
+    fake = FakeRecognizer()
+    monkeypatch.setattr(photo_command, "load_recognizer", lambda args: fake)
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes(sample_photo())
+    assert main(["photo", str(photo), "--rules", "riichi", "--dora", "4p,7s", "--honba", "1", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    with TestClient(create_app(Settings(model="none.onnx"), recognizer=FakeRecognizer())) as client:
+        api = client.post("/v1/photo-score", files={"image": ("table.jpg", photo.read_bytes(), "image/jpeg")},
+                          data={"rules": "riichi", "dora_indicators": ["4p", "7s"], "honba": "1"}).json()
+    assert out == api and {i["key"]: i["count"] for i in out["score"]["items"]}["dora"] == 2
+    calls = fake.calls
+    assert main(["photo", str(photo), "--rules", "riichi", "--dora", "4x"]) == 2
+    assert "bad_notation" in capsys.readouterr().err and fake.calls == calls  # refused before the reader runs

@@ -98,11 +98,18 @@ def context_from_args(args, base: Context | None = None) -> Context:
             values[name[4:]] = value
     if getattr(args, "ctx_dealer", None) is False:
         values["dealer"] = False
+    values.update(indicators_from_args(args))
+    return context_from_json(values)
+
+
+def indicators_from_args(args) -> dict[str, list[str]]:
+    """The indicator lists ``--dora`` and ``--ura`` give (only those given)."""
+    values = {}
     for flag, (key, _) in RIICHI_INDICATOR_FLAGS.items():
         text = getattr(args, f"indicators_{key}", None)
         if text is not None:
             values[key] = indicator_tiles(text, flag)
-    return context_from_json(values)
+    return values
 
 
 def indicator_tiles(text: str, flag: str) -> list[str]:

@@ -13,7 +13,13 @@ import sys
 from typing import Any
 
 from ..cli import EXIT_BAD_INPUT, EXIT_OK, UsageError
-from .context_flags import add_context_flags, add_option_flags, add_rules_flag, options_from_args
+from .context_flags import (
+    add_context_flags,
+    add_option_flags,
+    add_rules_flag,
+    indicators_from_args,
+    options_from_args,
+)
 from .recognize import add_model_flags, load_recognizer, print_recognition
 
 
@@ -47,7 +53,7 @@ def context_overrides(args) -> dict[str, Any]:
               if name.startswith("ctx_") and value not in (None, False)}
     if getattr(args, "ctx_dealer", None) is False:
         values["dealer"] = False
-    return values
+    return {**values, **indicators_from_args(args)}
 
 
 def run(args) -> int:
@@ -60,8 +66,9 @@ def run(args) -> int:
     from ..render import print_score
     from ..render_analysis import print_advice, print_waits
 
-    context, options = context_overrides(args), options_from_args(args)
+    options = options_from_args(args)
     try:
+        context = context_overrides(args)
         check_request(args.rules, context, args.kongs)
     except HandError as err:
         raise UsageError(f"{err.code}: {err.message}") from None
