@@ -245,6 +245,46 @@ def test_one_client_holds_only_its_share_of_uploads():
     assert (status, answer["error"]["code"], pulled, other_status) == (429, "client_upload_limit", 0, 200)
 
 
+class StallingBody(Body):
+    """Sends its chunks quickly, then no more, the body unfinished."""
+
+    async def receive(self):
+        if self.chunks:
+            self.pulled += 1
+            return {"type": "http.request", "body": self.chunks.pop(0), "more_body": True}
+        await asyncio.sleep(3600)
+
+
+def test_an_upload_that_slows_in_a_reserved_place_moves_to_an_open_one_or_is_408():
+    blocking = BlockingRecognizer()
+    app = make_app(blocking, max_uploads_in_flight=2, reserved_upload_slots=1, min_upload_rate=1_000,
+                   normal_upload_rate=5_000_000, upload_grace_s=2.0)  # time enough for the first to finish
+
+    async def scenario(release_first: bool):
+        held = asyncio.create_task(asgi_call(app, "POST", "/v1/recognize", whole_upload(), UPLOAD, client="10.0.0.1"))
+        assert await asyncio.to_thread(blocking.started.acquire, True, 10)  # the open place is taken
+        fast_then_still = StallingBody(chunks=[PART, b"x" * 70_000])
+        stalled = asyncio.create_task(asgi_call(app, "POST", "/v1/recognize", fast_then_still, UPLOAD,
+                                                client="10.0.0.2"))
+        await until(lambda: _busy_gate(app).places["reserved"] == 1)
+        if release_first:
+            blocking.release.set()
+            await held
+            await until(lambda: _busy_gate(app).places == {"open": 1, "reserved": 0})  # moved at its deadline
+            stalled.cancel()
+            return None
+        answer = await stalled
+        blocking.release.set()
+        await held
+        return answer
+
+    status, _, answer = run(scenario(release_first=False))
+    assert (status, answer["error"]["code"]) == (408, "request_timeout")
+    assert "5000000 bytes/s" in answer["error"]["message"]  # the reserved place's rate
+    blocking.release.clear()
+    run(scenario(release_first=True))
+
+
 def test_the_reserved_places_leave_an_open_one():
     assert Settings(model="m.onnx", max_uploads_in_flight=5).reserved_uploads() == 2  # half, by default
     with pytest.raises(ValueError, match="reserved_upload_slots"):
