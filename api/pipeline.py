@@ -106,7 +106,10 @@ def photo_score_result(recognition: dict[str, Any], rules: str, context: dict[st
     if not hand:
         return recognition, ScoreResult.invalid(rules, HandError(
             "tile_count", "no hand could be assembled from the photo; correct the tiles and score again"))
-    hand = {**hand, "context": {**(hand.get("context") or {}), **context}}
+    # a photo cannot show who is dealer: the reading's `dealer` is only its default seat's, so the seat given (or
+    # `dealer` given) decides, as for a typed hand
+    read = {k: v for k, v in (hand.get("context") or {}).items() if k != "dealer"}
+    hand = {**hand, "context": {**read, **context}}
     return {**recognition, "hand": hand}, score(hand, rules, options or {})
 
 

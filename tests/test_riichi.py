@@ -464,3 +464,27 @@ def test_photo_command_takes_riichi_flags_as_the_api_its_fields(monkeypatch, tmp
     calls = fake.calls
     assert main(["photo", str(photo), "--rules", "riichi", "--dora", "4x"]) == 2
     assert "bad_notation" in capsys.readouterr().err and fake.calls == calls  # refused before the reader runs
+
+
+def test_a_photos_hand_with_a_seat_given_is_the_dealers_only_when_east(monkeypatch, tmp_path, capsys):
+    """The reading's hand carries the default context (seat E, so dealer): a seat given decides who is dealer."""
+    import json
+
+    from api_fakes import FakeRecognizer, sample_photo
+
+    import mjlens.api.commands.photo as photo_command
+    from mjlens.api.cli import main
+    from mjlens.scoring.hand import Hand
+
+    class ReadWithContext(FakeRecognizer):
+        def recognize(self, data, name):
+            out = super().recognize(data, name)
+            return {**out, "hand": Hand.from_json(out["hand"]).to_json()}  # as the reader gives it
+
+    monkeypatch.setattr(photo_command, "load_recognizer", lambda args: ReadWithContext())
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes(sample_photo())
+    assert main(["photo", str(photo), "--rules", "riichi", "--seat", "S", "--json"]) == 0
+    score_json = json.loads(capsys.readouterr().out)["score"]
+    assert score_json["points"]["payments"] == {"discarder": 1000}  # 1 han 30 fu, not dealer
+    assert not any("dealer" in w for w in score_json["warnings"])
