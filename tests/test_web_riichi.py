@@ -41,6 +41,14 @@ def test_riichi_context_fu_payments_and_a_red_five(server, browser, tmp_path):  
     wait.until(lambda d: "2 翻 han" in d.find_element(By.ID, "score-total").text)
     assert "Dora" in browser.find_element(By.ID, "score-items").text
 
+    # one more picked from the palette: 6s makes the 7s a dora
+    browser.find_element(By.CSS_SELECTOR, '[data-pick="dora_indicators"]').click()
+    wait.until(ec.visibility_of_element_located((By.ID, "palette")))
+    browser.find_element(By.CSS_SELECTOR, '#palette .tile[data-code="6s"]').click()
+    browser.find_element(By.ID, "editor-done").click()
+    assert indicators.get_attribute("value") == "4p,6s"
+    wait.until(lambda d: "3 翻 han" in d.find_element(By.ID, "score-total").text)
+
     # the 5p corrected to a red five: drawn red, and one more han
     def tap_five(driver) -> bool:  # the hand is drawn again after each score: look the tile up each try
         five = driver.find_element(By.CSS_SELECTOR, '#hand .tile[data-code="5p"]')
@@ -52,7 +60,7 @@ def test_riichi_context_fu_payments_and_a_red_five(server, browser, tmp_path):  
     wait.until(ec.visibility_of_element_located((By.ID, "palette")))
     browser.find_element(By.CSS_SELECTOR, '#palette .tile[data-code="0p"]').click()
     browser.find_element(By.ID, "editor-done").click()
-    wait.until(lambda d: "3 翻 han" in d.find_element(By.ID, "score-total").text)
+    wait.until(lambda d: "4 翻 han" in d.find_element(By.ID, "score-total").text)
     assert "Red Five" in browser.find_element(By.ID, "score-items").text
     red = browser.find_element(By.CSS_SELECTOR, '#hand .tile.red-five')
     assert red.get_attribute("data-code") == "0p" and red.find_element(By.CSS_SELECTOR, ".face").text == "五筒"

@@ -392,6 +392,15 @@ function pickKong(meld) {
     rescore();
   });
 }
+/** An indicator picked from the palette, added after those typed; a second tap in the same palette replaces it. */
+function pickIndicator(input) {
+  const before = input.value.trim();
+  pickCode(input.dataset.title || "Indicator", "1m", (code) => {
+    if (code === "back" || isBonus(code)) return;
+    input.value = before ? `${before},${code}` : code;
+    rescore();
+  });
+}
 function unansweredKong() { return state.melds.some((m, mi) => m.faceDown && !m.tile &&
   state.tiles.every((t) => t.role !== "meld" || t.meld !== mi || t.code === "back")); }
 
@@ -676,6 +685,9 @@ function init() {
     rescore();
   });
   $('[data-ctx="seat_wind"]').addEventListener("change", dealerFollowsSeat);
+  for (const button of document.querySelectorAll("[data-pick]")) {
+    button.addEventListener("click", () => pickIndicator($(`[data-ctx="${button.dataset.pick}"]`)));
+  }
   for (const control of document.querySelectorAll("[data-ctx], [data-option]")) {
     control.addEventListener("change", rescore);
   }
