@@ -240,7 +240,7 @@ def _discard(tile: str, hand: Hand, tiles: list[str], facts: RuleFacts, options:
     if distance == 0:  # a ready hand's useful tiles are its waits
         found = find_waits(Hand(tuple(rest), hand.melds, None, hand.flowers, hand.context), facts, options, left,
                            [INDEX[t] for t, _ in useful.tiles], sighting)
-    marks = marks_for(tile, hand.context.seat_wind, sighting, left)
+    marks = marks_for(tile, hand.context.seat_wind, sighting, left, facts.rules)
     return Discard(tile, distance, useful, found, marks)
 
 

@@ -63,8 +63,9 @@ def _ranks(tiles: tuple[str, ...], suit: int) -> set[int]:
     return {RANK_OF[index(t)] for t in tiles if SUIT_OF[index(t)] == suit}
 
 
-def marks_for(tile: str, seat: str, sighting: Sighting, left: list[int]) -> list[Mark]:
-    """The marks on discarding ``tile`` for the player in ``seat``, from the others' discards."""
+def marks_for(tile: str, seat: str, sighting: Sighting, left: list[int], rules: str = "") -> list[Mark]:
+    """The marks on discarding ``tile`` for the player in ``seat``, from the others' discards; under riichi, its
+    furiten marks too (``riichi_marks``)."""
     t = index(tile)
     out: list[Mark] = []
     others = {s: d for s, d in sighting.discards.items() if s != seat}
@@ -87,6 +88,38 @@ def marks_for(tile: str, seat: str, sighting: Sighting, left: list[int]) -> list
             out.append(_mark("wind_unseen"))
     if left[t] == 0:
         out.append(_mark("all_copies_seen"))
+    if rules == "riichi":
+        out += riichi_marks(tile, others, left)
+    return out
+
+
+def two_sided_waits(t: int) -> list[tuple[int, int, int]]:
+    """The two-sided waits (両面) that win on tile index ``t``: each as its two tiles and the other tile it waits
+    on (for a 4: 5-6 also waiting on 7, 2-3 also waiting on 1). Honours have none."""
+    if SUIT_OF[t] == 3:
+        return []
+    rank, out = RANK_OF[t], []
+    if rank <= 6:
+        out.append((t + 1, t + 2, t + 3))
+    if rank >= 4:
+        out.append((t - 2, t - 1, t - 3))
+    return out
+
+
+def riichi_marks(tile: str, others: dict[str, tuple[str, ...]], left: list[int]) -> list[Mark]:
+    """Riichi's marks on discarding ``tile``: genbutsu and suji against each other seat from its discards, and kabe
+    where every two-sided wait on it needs a tile whose copies are all in sight."""
+    t = index(tile)
+    waits = two_sided_waits(t)
+    out = []
+    for s, discards in others.items():
+        discarded = {index(d) for d in discards}
+        if t in discarded:
+            out.append(_mark("riichi_genbutsu", s))
+        elif waits and all(other in discarded for _, _, other in waits):
+            out.append(_mark("riichi_suji", s))
+    if waits and all(left[a] == 0 or left[b] == 0 for a, b, _ in waits):
+        out.append(_mark("riichi_kabe"))
     return out
 
 

@@ -488,3 +488,34 @@ def test_a_photos_hand_with_a_seat_given_is_the_dealers_only_when_east(monkeypat
     score_json = json.loads(capsys.readouterr().out)["score"]
     assert score_json["points"]["payments"] == {"discarder": 1000}  # 1 han 30 fu, not dealer
     assert not any("dealer" in w for w in score_json["warnings"])
+
+
+# --- safety marks under riichi ----------------------------------------------------------------------------------
+
+def test_suji_kabe_and_genbutsu_marks():
+    from mjlens.scoring.safety import riichi_marks, two_sided_waits
+
+    assert [w[2] for w in two_sided_waits(index("4m"))] == [index("7m"), index("1m")]
+    assert two_sided_waits(index("1z")) == []
+    left = [4] * 34
+    rules = lambda tile, others: {m.rule: m.seat for m in riichi_marks(tile, others, left)}  # noqa: E731
+    assert rules("4m", {"S": ("1m", "7m")}) == {"riichi_suji": "S"}
+    assert rules("4m", {"S": ("1m",)}) == {}  # half suji: 5-6 still waits on 4m
+    assert rules("1p", {"W": ("4p",)}) == {"riichi_suji": "W"}
+    assert rules("0p", {"N": ("5p",)}) == {"riichi_genbutsu": "N"}  # a red five is its five
+    left[index("8s")] = 0
+    assert rules("9s", {}) == {"riichi_kabe": None}  # its only two-sided wait, 7-8, needs an 8s
+    assert rules("7s", {}) == {}  # 5-6 still waits on 7s
+
+
+def test_advise_under_riichi_marks_suji():
+    from mjlens.scoring.advice import advise
+    from mjlens.scoring.sighting import Sighting
+
+    hand = parse("123m456p789s23s55p 9m", Context(seat_wind="E"))
+    result = advise(hand, "riichi", sighting=Sighting(discards={"S": ("6m",)}))
+    nine = next(d for d in result["discards"] if d["tile"] == "9m")
+    assert {"rule": "riichi_suji", "seat": "S"}.items() <= next(
+        m for m in nine["safety"] if m["rule"] == "riichi_suji").items()
+    mcr = advise(hand, "mcr", sighting=Sighting(discards={"S": ("6m",)}))
+    assert not any(m["rule"].startswith("riichi_") for d in mcr["discards"] for m in d["safety"])
