@@ -16,6 +16,8 @@ def _distance(shanten: int) -> str:
 
 
 def _pays(score: dict[str, Any], unit: str) -> str:
+    if score.get("valid") and "fu" in score:  # riichi: the fu and all the winner takes too
+        return f"{score['total']} {unit} {score['fu']} fu, {score['points']['total']}"
     if score.get("valid"):
         return f"{score['total']} {unit}"
     code = score.get("error", {}).get("code", "")

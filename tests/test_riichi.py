@@ -418,6 +418,8 @@ def test_cli_waits_under_riichi_say_furiten(capsys):
     assert [w["tile"] for w in out["waits"]] == ["1s", "4s"] and out["furiten"] is True
     assert any("riichi declared" in w for w in out["warnings"])
     assert out["waits"][0]["discard"]["items"][0]["key"] == "riichi"
+    assert main(["waits", "123m456p789s23s55p", "--rules", "riichi", "--seat", "S"]) == 0
+    assert "2 han 30 fu, 2000" in capsys.readouterr().out  # each wait with its han, fu and points
 
 
 def test_api_waits_and_rules_under_riichi():

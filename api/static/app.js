@@ -618,6 +618,7 @@ function renderResultLine(result, unit) {
 
 // -- a hand that has not won: its waits, or what to discard (POST /v1/advise) ------------------------------------
 function pays(score, unit) {
+  if (score.valid && score.fu != null) return `${score.total} ${unit} ${score.fu} 符 fu · ${pointsText(score)}`;
   if (score.valid) return `${score.total} ${unit}`;
   if ((score.error || {}).code === "below_minimum") return `${score.total} ${unit} 未達起和 below minimum`;
   return "—";
