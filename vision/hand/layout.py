@@ -76,13 +76,13 @@ SURE_RUNNER_UP, SURE_END, SURE_FOLDED = 0.5, 0.5, 0.5
 
 #: Two boxes overlapping more than this (intersection over union) are one tile found twice...
 DUPLICATE_IOU = 0.6
-#: ... unless the two are one code, their centres within STACK_ALONG of a tile along the row, and at least
-#: STACK_APART but under STACK_REACH of a tile apart (a box found twice lies closer, touching tiles a tile apart):
-#: a tile lying on another, as the fourth tile of a kong is stacked on its pung, its raised face shifted away from
-#: the point below the camera. The tile lying off the line of the tiles around is the one on top. A top with no
-#: tile beside it on its own line (no row behind) may lie up to STACK_REACH_ALONE apart: seen from low, a tile's
-#: thickness raises it by most of a tile.
-STACK_ALONG, STACK_APART, STACK_REACH, STACK_REACH_ALONE = 0.4, 0.12, 0.75, 1.1
+#: ... unless the two are one code, their centres apart along the row by under STACK_ALONG of the distance from
+#: the one under to its nearest other tile (touching tiles lie that far apart), and at least STACK_APART but under
+#: STACK_REACH of a tile apart in all (a box found twice lies closer): a tile lying on another, as the fourth tile
+#: of a kong is stacked on its pung, its raised face shifted away from the point below the camera. The tile under
+#: lies where its row's tiles put it. A top with no tile beside it on its own line (no row behind) may lie up to
+#: STACK_REACH_ALONE apart: seen from low, a tile's thickness raises it by most of a tile.
+STACK_ALONG, STACK_APART, STACK_REACH, STACK_REACH_ALONE = 0.5, 0.12, 0.75, 1.1
 
 # -- codes of the warnings that ask or tell something a program acts on (``Layout.notices``) -----------------------
 #: A concealed kong shows four backs: its tile is asked, never guessed (CONVENTIONS §2).
@@ -217,21 +217,31 @@ def _without_duplicates(dets: list[Detection], warnings: list[str], stacked: dic
 def _stacked(dets: list[Detection], geo: _Geometry) -> dict[int, int]:
     """The tiles lying on another tile of their code (``STACK_ALONG``, ``STACK_APART``, ``STACK_REACH``,
     ``STACK_REACH_ALONE``): top -> the tile under it, each tile in one pair at most."""
-    out: dict[int, int] = {}
-    paired: set[int] = set()
-    for i in range(len(dets)):
-        for j in range(i + 1, len(dets)):
-            if dets[i].code != dets[j].code or not is_playing(dets[i].code) or {i, j} & paired:
+    n = len(dets)
+    distance = np.hypot(*(geo.centres[:, None, :] - geo.centres[None, :, :]).transpose(2, 0, 1))
+    np.fill_diagonal(distance, np.inf)
+    pairs = []
+    for i in range(n):
+        for j in range(i + 1, n):
+            if dets[i].code != dets[j].code or not is_playing(dets[i].code):
                 continue
             size = min(geo.size[i], geo.size[j])
-            du, dv = abs(geo.u[i] - geo.u[j]), abs(geo.v[i] - geo.v[j])
-            apart = float(np.hypot(du, dv))
-            if du >= STACK_ALONG * size or not STACK_APART * size <= apart < STACK_REACH_ALONE * size:
-                continue
-            top, base = _top_of(i, j, geo)
-            if apart < STACK_REACH * size or _alone(top, base, geo):
-                out[top] = base
-                paired |= {i, j}
+            # the spacing of touching tiles where they lie: how far the one under lies from its nearest other tile
+            # (the farther of the two's, as a top shifted along the row comes near a neighbour)
+            others = np.delete(distance[[i, j]], [i, j], axis=1)
+            spacing = float(others.min(axis=1).max()) if others.size else np.inf
+            du, apart = abs(geo.u[i] - geo.u[j]), float(distance[i, j])
+            if du < STACK_ALONG * min(spacing, 1.5 * size) and STACK_APART * size <= apart < STACK_REACH_ALONE * size:
+                pairs.append((apart / size, i, j))
+    out: dict[int, int] = {}
+    paired: set[int] = set()
+    for ratio, i, j in sorted(pairs):  # the closest pairs first
+        if {i, j} & paired:
+            continue
+        top, base = _top_of(i, j, geo)
+        if ratio < STACK_REACH or _alone(top, base, geo):
+            out[top] = base
+            paired |= {i, j}
     return out
 
 
