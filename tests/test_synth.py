@@ -87,7 +87,9 @@ def test_a_reading_counts_when_its_hand_is_the_one_laid_out():
     assert check_reading(record, {"hand": {**hand, "flowers": []}, "warnings": []}) == (False, "hand differs")
     assert check_reading(record, {"hand": None, "warnings": ["no tiles"]}) == (False, "no hand")
     kong = {**record, "labels": [{"code": "back"}] * 3 + [{"code": "1m"}] * 2}
-    assert check_reading(kong, {"hand": None, "warnings": ["a kong of four backs cannot be read"]})[0]
+    asked = {"code": "face_down_kong", "message": "a concealed kong shows four backs", "group": 0}
+    assert check_reading(kong, {"hand": None, "warnings": [asked["message"]], "warning_details": [asked]})[0]
+    assert not check_reading(kong, {"hand": None, "warnings": ["no hand found"], "warning_details": []})[0]
     assert not check_reading(kong, {"hand": hand, "warnings": []})[0]
 
 

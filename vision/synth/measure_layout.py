@@ -6,7 +6,8 @@ the groups and the hand it reads with the truth recorded in ``hands/*.json``.
 
 A hand counts as read right when the concealed tiles, every meld (its tiles, kind and whether concealed), the
 flowers, the winning tile (or its absence) and the clutter are all as laid out. A concealed kong of four backs
-cannot be read (its face is unseen): there the groups must be right and the hand must be None with a warning.
+cannot be read (its face is unseen): there the groups must be right and the hand must be None, the kong asked for
+(warning code ``face_down_kong``).
 With ``--read`` each photo goes through the whole product instead (decode, the tile reader, layout): its hand must
 be the one laid out, as the scorer would take it. Three figures come out of one reading of each photo: the whole
 hand; its structure (each detected tile matched to a labelled one by its box: the melds as sets of tiles, the
@@ -28,7 +29,7 @@ import numpy as np
 from mjlens.scoring.tiles import sort_key
 from mjlens.vision.boxes import box_iou
 from mjlens.vision.detection import Detection
-from mjlens.vision.hand.layout import assemble
+from mjlens.vision.hand.layout import FACE_DOWN_KONG, assemble
 
 #: A detected box is the labelled tile it overlaps most, at least this much (intersection over union).
 MATCH_IOU = 0.5
@@ -90,9 +91,10 @@ def _four_back_kong(record: dict) -> bool:
 
 def check_reading(record: dict, reading: dict) -> tuple[bool, str]:
     """Whether the product's reading of the photo (``Recognizer.recognize``'s JSON) gives this record's hand."""
-    hand, warnings = reading.get("hand"), reading.get("warnings", [])
+    hand = reading.get("hand")
     if _four_back_kong(record):
-        return (hand is None and any("four backs" in w for w in warnings)), "four-back kong"
+        asked = any(d.get("code") == FACE_DOWN_KONG for d in reading.get("warning_details", ()))
+        return (hand is None and asked), "four-back kong"
     if hand is None:
         return False, "no hand"
     if _hand_key(hand) != _hand_key(record["hand"]):
@@ -169,7 +171,7 @@ def check(record: dict, jitter: float = 0.0, rng: np.random.Generator | None = N
     if _groups_key(layout.groups, record["labels"]) != _groups_key(record["groups"], record["labels"]):
         return False, "groups differ"
     if _four_back_kong(record):
-        return (layout.hand is None and any("four backs" in w for w in layout.warnings)), "four-back kong"
+        return (layout.hand is None and any(n["code"] == FACE_DOWN_KONG for n in layout.notices)), "four-back kong"
     if layout.hand is None:
         return False, "no hand: " + "; ".join(layout.warnings)
     if _hand_key(layout.hand.to_json()) != _hand_key(record["hand"]):
