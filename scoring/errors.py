@@ -19,6 +19,8 @@ ERROR_CODES = {
     "no_yaku": "the hand wins in shape but has no yaku, which riichi needs (dora alone do not count)",
     "unknown_rules": "the rule system is not one of the systems offered",
     "bad_option": "a scoring option or house rule is unknown or out of range",
+    "face_down_kong": "a photo's concealed kong shows four backs: its tile must be given to score the hand",
+    "bad_kong": "a concealed kong's tile given for a photo is not a playing tile's code",
 }
 
 
