@@ -32,10 +32,10 @@ import time
 from contextlib import nullcontext
 from pathlib import Path
 
-from mjlens.api.label_engines import LocalEngine, StopRequest
-from mjlens.api.label_inputs import find_photos
-from mjlens.api.label_outputs import OutputFolder
-from mjlens.api.label_work import LabelSettings, RecognizerRecipe
+from mjlens.api.labelling.engines import LocalEngine, StopRequest
+from mjlens.api.labelling.inputs import find_photos
+from mjlens.api.labelling.outputs import OutputFolder
+from mjlens.api.labelling.work import LabelSettings, RecognizerRecipe
 from mjlens.vision.runtime.sessions import default_threads
 
 REPO = Path(__file__).resolve().parent.parent
@@ -105,7 +105,7 @@ def run_once(engine_name: str, workers: int, folder: Path, scratch: Path) -> dic
     if engine_name == "local":
         context = nullcontext(LocalEngine(recipe.load(default_threads(workers)), settings, workers))
     else:
-        from mjlens.api.label_ray import RayEngine, RayOptions
+        from mjlens.api.labelling.ray_engine import RayEngine, RayOptions
 
         context = RayEngine(recipe, settings, RayOptions(workers=workers))
     failures, finished = [], []

@@ -61,7 +61,7 @@ from mjlens.vision.synth.scene import Habits  # noqa: E402
 
 ART = REPO.parent / "shared" / "datasets" / "tile-art"
 KONG_WAYS = ("in a row", "stacked", "two backs", "four backs")
-UNSURE_GROUP = 0.7  # the page marks a group under this (api/static/app.js)
+UNSURE_GROUP = 0.7  # the page marks a group under this (api/service/static/app.js)
 
 
 def as_detected(labels: list[dict]) -> list[Detection]:

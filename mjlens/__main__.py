@@ -2,7 +2,7 @@
 
 import sys
 
-from mjlens.api.cli import main
+from mjlens.api.cli.main import main
 
 if __name__ == "__main__":
     sys.exit(main())

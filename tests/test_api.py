@@ -18,10 +18,10 @@ from api_fakes import BlockingRecognizer, FakeRecognizer, recognition_for, sampl
 from fastapi.testclient import TestClient
 from PIL import Image
 
-from mjlens.api.app import create_app
-from mjlens.api.errors import API_ERROR_CODES
-from mjlens.api.logs import JsonFormatter
-from mjlens.api.settings import Settings
+from mjlens.api.service.app import create_app
+from mjlens.api.service.errors import API_ERROR_CODES
+from mjlens.api.service.logs import JsonFormatter
+from mjlens.api.service.settings import Settings
 from mjlens.scoring.engine import RULE_SYSTEMS, score
 from mjlens.scoring.errors import ERROR_CODES
 from mjlens.vision.runtime.decode import IMAGE_ERROR_CODES
@@ -376,8 +376,8 @@ def test_full_queue_answers_503_with_retry_after():
 
 def test_the_pool_itself_refuses_overflow():
     """The gate in front refuses before the upload is read; the pool refuses what slips past it."""
-    from mjlens.api.errors import ApiError
-    from mjlens.api.queue import InferencePool
+    from mjlens.api.service.errors import ApiError
+    from mjlens.api.service.queue import InferencePool
 
     pool = InferencePool(workers=1, queue_size=0, retry_after_s=2)
     release = threading.Event()

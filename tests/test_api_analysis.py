@@ -9,9 +9,9 @@ import pytest
 from api_fakes import FakeRecognizer, recognition_for, sample_photo
 from fastapi.testclient import TestClient
 
-from mjlens.api.app import create_app
-from mjlens.api.pipeline import photo_score
-from mjlens.api.settings import Settings
+from mjlens.api.service.app import create_app
+from mjlens.api.service.pipeline import photo_score
+from mjlens.api.service.settings import Settings
 
 READY = {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "1z", "1z"],
          "melds": [{"kind": "pung", "tiles": ["5z", "5z", "5z"], "concealed": False}], "winning_tile": None}
@@ -115,8 +115,8 @@ def test_photo_score_object_the_cli_and_api_share():
 def test_mjlens_photo_prints_waits_or_advice(monkeypatch, tmp_path, capsys, hand, key, shown):
     import json
 
-    import mjlens.api.commands.photo as photo_command
-    from mjlens.api.cli import main
+    import mjlens.api.cli.commands.photo as photo_command
+    from mjlens.api.cli.main import main
 
     monkeypatch.setattr(photo_command, "load_recognizer", lambda args: HandRecognizer(hand))
     path = tmp_path / "table.jpg"

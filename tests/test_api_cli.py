@@ -14,10 +14,10 @@ import pytest
 from api_fakes import FakeRecognizer, sample_photo
 from fastapi.testclient import TestClient
 
-import mjlens.api.commands.photo as photo_command
-from mjlens.api.app import create_app
-from mjlens.api.cli import main
-from mjlens.api.settings import Settings
+import mjlens.api.cli.commands.photo as photo_command
+from mjlens.api.cli.main import main
+from mjlens.api.service.app import create_app
+from mjlens.api.service.settings import Settings
 
 
 @pytest.fixture
@@ -103,9 +103,9 @@ def test_serve_rejects_a_bad_setting(monkeypatch, capsys):
 
 
 def test_module_level_app_for_uvicorn():
-    import mjlens.api.app
+    import mjlens.api.service.app
 
-    assert mjlens.api.app.app is mjlens.api.app.app and mjlens.api.app.app.title == "mjlens"
+    assert mjlens.api.service.app.app is mjlens.api.service.app.app and mjlens.api.service.app.app.title == "mjlens"
 
 
 def test_serve_answers_on_its_port(tmp_path):

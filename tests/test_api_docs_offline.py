@@ -2,7 +2,7 @@
 
 from fastapi.testclient import TestClient
 
-from mjlens.api.app import create_app
+from mjlens.api.service.app import create_app
 
 
 def test_docs_page_loads_only_local_assets():

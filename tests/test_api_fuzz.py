@@ -12,8 +12,8 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from mjlens.api.app import create_app
-from mjlens.api.settings import Settings
+from mjlens.api.service.app import create_app
+from mjlens.api.service.settings import Settings
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 
 schemathesis = pytest.importorskip("schemathesis")

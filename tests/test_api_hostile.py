@@ -25,10 +25,10 @@ from fastapi.testclient import TestClient
 from PIL import Image
 from starlette.routing import Mount
 
-from mjlens.api.app import FORM_OVERHEAD_BYTES, OPEN_PATHS, OPEN_PREFIXES, create_app
-from mjlens.api.errors import MAX_MESSAGE_CHARS
-from mjlens.api.middleware import LOGGED_PATH_CHARS
-from mjlens.api.settings import Settings
+from mjlens.api.service.app import FORM_OVERHEAD_BYTES, OPEN_PATHS, OPEN_PREFIXES, create_app
+from mjlens.api.service.errors import MAX_MESSAGE_CHARS
+from mjlens.api.service.middleware import LOGGED_PATH_CHARS
+from mjlens.api.service.settings import Settings
 from mjlens.vision.runtime.decode import DecodeBudget, ImageError, load_image
 
 HAND = {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "1z", "1z"],
@@ -332,7 +332,7 @@ def test_uploads_in_flight_are_bounded_in_bytes():
 
 
 def _busy_gate(app):
-    from mjlens.api.middleware import BusyGate
+    from mjlens.api.service.middleware import BusyGate
 
     layer = app.middleware_stack  # built on the app's first call
     while not isinstance(layer, BusyGate):
@@ -594,7 +594,7 @@ def served(app, **options):
 
 
 def test_slow_headers_are_cut_off():
-    from mjlens.api.server import protocol_with_header_timeout
+    from mjlens.api.service.server import protocol_with_header_timeout
 
     with served(make_app(), http=protocol_with_header_timeout(0.5), timeout_keep_alive=5) as port:
         slow = socket.create_connection(("127.0.0.1", port))
@@ -621,7 +621,7 @@ async def client_address(scope, receive, send):
 def test_forwarded_headers_are_believed_only_from_the_configured_proxies(allowed, seen):
     """Per-client limits count against the address the server gives the app: by default a client cannot name
     it with X-Forwarded-For, not even from this machine."""
-    from mjlens.api.server import server_options
+    from mjlens.api.service.server import server_options
 
     options = server_options(Settings(model="none.onnx", forwarded_allow_ips=allowed))
     options = {k: v for k, v in options.items() if k != "log_level"}

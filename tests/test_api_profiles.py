@@ -19,10 +19,10 @@ pytest.importorskip("sqlalchemy")
 from fastapi.testclient import TestClient  # noqa: E402
 from sqlalchemy import select  # noqa: E402
 
-from mjlens.api.app import UPLOAD_PATHS, create_app  # noqa: E402
-from mjlens.api.profile_store import StoredProfile  # noqa: E402
-from mjlens.api.profiles import fingerprint  # noqa: E402
-from mjlens.api.settings import Settings  # noqa: E402
+from mjlens.api.profiles.routes import fingerprint  # noqa: E402
+from mjlens.api.profiles.store import StoredProfile  # noqa: E402
+from mjlens.api.service.app import UPLOAD_PATHS, create_app  # noqa: E402
+from mjlens.api.service.settings import Settings  # noqa: E402
 from mjlens.scoring.tiles import DETECTOR_CLASSES  # noqa: E402
 from mjlens.vision.profile.calibration import EXAMPLE_TILE_HEIGHTS, EXAMPLE_TURNS, EXAMPLE_VIEWS  # noqa: E402
 from mjlens.vision.profile.layout import SHEET_ROWS  # noqa: E402

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from mjlens.api.app import create_app
-from mjlens.api.settings import Settings
+from mjlens.api.service.app import create_app
+from mjlens.api.service.settings import Settings
 from mjlens.vision.runtime.detector import default_model_path
 
 MODEL = default_model_path()

@@ -12,7 +12,7 @@ import pytest
 from conftest import EXAMPLES
 from test_cantonese import cant, keys
 
-from mjlens.api.cli import main
+from mjlens.api.cli.main import main
 from mjlens.scoring import HandError
 from mjlens.scoring.cantonese.rules import default_rules, rules_for
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mjlens.api.cli import main
+from mjlens.api.cli.main import main
 
 MCR = "123m456p78s11z [555z] 1f +9s"
 TAIWAN = "123m456m789m234p55p67s +8s"
@@ -89,7 +89,7 @@ def test_a_house_rule_file_that_is_not_toml(capsys, tmp_path: Path) -> None:
 def test_train_help_gives_each_default(capsys, monkeypatch) -> None:
     import argparse
 
-    from mjlens.api.cli import build_parser
+    from mjlens.api.cli.main import build_parser
 
     monkeypatch.setenv("COLUMNS", "400")  # one line per flag, so no default is wrapped apart
     with pytest.raises(SystemExit):

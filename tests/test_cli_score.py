@@ -4,7 +4,7 @@ import json
 import subprocess
 import sys
 
-from mjlens.api.cli import main
+from mjlens.api.cli.main import main
 
 HAND = {"concealed": ["1m", "2m", "3m", "2m", "3m", "4m", "4p", "5p", "6p", "7s", "8s", "9s", "5z"],
         "winning_tile": "5z"}

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from mjlens.api.cli import main
+from mjlens.api.cli.main import main
 
 READY = "123m456p78s11z [555z]"
 ONE_TOO_MANY = "123m456m789m55p6s7s +9s"

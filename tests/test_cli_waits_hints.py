@@ -1,7 +1,7 @@
 """``mjlens waits`` where it cannot answer: a hand not ready, or one with a tile too many, is pointed to
 ``mjlens advise``, which answers both."""
 
-from mjlens.api.cli import main
+from mjlens.api.cli.main import main
 
 READY = "123m456p78s11z [555z]"
 

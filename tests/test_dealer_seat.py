@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from api_fakes import FakeRecognizer, sample_photo
 
-from mjlens.api.cli import main
+from mjlens.api.cli.main import main
 from mjlens.scoring.engine import score
 from mjlens.scoring.hand import Context, Hand, context_from_json
 from mjlens.scoring.notation import parse
@@ -144,8 +144,8 @@ class TaiwanRecognizer(FakeRecognizer):
 def taiwan_client():
     from fastapi.testclient import TestClient
 
-    from mjlens.api.app import create_app
-    from mjlens.api.settings import Settings
+    from mjlens.api.service.app import create_app
+    from mjlens.api.service.settings import Settings
 
     with TestClient(create_app(Settings(model="no-such-model.onnx"), recognizer=TaiwanRecognizer())) as client:
         yield client

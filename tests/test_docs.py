@@ -130,7 +130,7 @@ def test_rules_endpoint_serves_the_catalog():
     pytest.importorskip("httpx")
     from fastapi.testclient import TestClient
 
-    from mjlens.api.app import Settings, create_app
+    from mjlens.api.service.app import Settings, create_app
 
     client = TestClient(create_app(Settings(model="no-such-model.onnx")))
     served = {s["rules"]: len(s["items"]) for s in client.get("/v1/rules").json()}

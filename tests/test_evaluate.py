@@ -166,7 +166,7 @@ def test_bad_dataset(tmp_path):
 def test_cli_eval_runs_the_onnx_runtime(dataset, tmp_path, capsys):
     from test_detector import anchor, tiny_model
 
-    from mjlens.api.cli import main
+    from mjlens.api.cli.main import main
     from mjlens.scoring.tiles import DETECTOR_CLASSES
 
     model = tiny_model(tmp_path / "tiny.onnx", [anchor(*A, t1m=0.9), anchor(*B, t2m=0.8)], list(DETECTOR_CLASSES))
@@ -193,7 +193,7 @@ def test_a_photo_and_its_labels_are_turned_together(turn):
 
 
 def test_photos_are_read_turned_on_request(dataset, capsys):
-    from mjlens.api.cli import main
+    from mjlens.api.cli.main import main
 
     samples = collect_samples(dataset, FakeDetector(), turn=1)
     assert [s.labels[0] for s in samples if s.name == "p40.png"] == [Label("1m", (SIZE - 28, 4, SIZE - 4, 20))]
@@ -218,7 +218,7 @@ def test_sweep_picks_the_exact_rate_then_f1():
 def test_cli_eval_sweep(dataset, tmp_path, capsys):
     from test_detector import anchor, tiny_model
 
-    from mjlens.api.cli import main
+    from mjlens.api.cli.main import main
     from mjlens.scoring.tiles import DETECTOR_CLASSES
 
     rows = [anchor(*A, t1m=0.9), anchor(*B, t2m=0.3)]
@@ -235,7 +235,7 @@ def test_cli_eval_sweep(dataset, tmp_path, capsys):
 def test_cli_eval_names_a_photo_it_cannot_read_instead_of_failing(dataset, tmp_path, capsys, mode):
     from test_detector import anchor, tiny_model
 
-    from mjlens.api.cli import main
+    from mjlens.api.cli.main import main
     from mjlens.scoring.tiles import DETECTOR_CLASSES
 
     model = tiny_model(tmp_path / "tiny.onnx", [anchor(*A, t1m=0.9)], list(DETECTOR_CLASSES))
@@ -249,7 +249,7 @@ def test_cli_eval_names_a_photo_it_cannot_read_instead_of_failing(dataset, tmp_p
 def test_cli_eval_leaves_out_the_listed_photos(dataset, tmp_path, capsys):
     from test_detector import anchor, tiny_model
 
-    from mjlens.api.cli import main
+    from mjlens.api.cli.main import main
     from mjlens.scoring.tiles import DETECTOR_CLASSES
 
     model = tiny_model(tmp_path / "tiny.onnx", [anchor(*A, t1m=0.9), anchor(*B, t2m=0.8)], list(DETECTOR_CLASSES))
@@ -315,7 +315,7 @@ def test_a_fix_that_does_not_match_its_label_or_is_malformed_is_an_error(dataset
 def test_cli_eval_applies_the_fixes_and_says_how_many(dataset, tmp_path, capsys):
     from test_detector import anchor, tiny_model
 
-    from mjlens.api.cli import main
+    from mjlens.api.cli.main import main
     from mjlens.scoring.tiles import DETECTOR_CLASSES
 
     model = tiny_model(tmp_path / "tiny.onnx", [anchor(*A, t1m=0.9), anchor(*B, t3m=0.8)], list(DETECTOR_CLASSES))
@@ -342,7 +342,7 @@ def test_the_ceiling_reads_each_photo_as_its_fixes_say_and_scores_it_on_the_labe
 
 
 def test_cli_eval_ceiling_needs_fixes_and_runs_no_model(dataset, tmp_path, capsys):
-    from mjlens.api.cli import main
+    from mjlens.api.cli.main import main
 
     fixes = tmp_path / "fixes.txt"
     fixes.write_text("p40.png 2 2m 3m\n")

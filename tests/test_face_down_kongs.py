@@ -9,10 +9,10 @@ import pytest
 from api_fakes import FaceDownKongRecognizer, face_down_kong_recognition, sample_photo
 from fastapi.testclient import TestClient
 
-import mjlens.api.commands.photo as photo_command
-from mjlens.api.app import create_app
-from mjlens.api.cli import main
-from mjlens.api.settings import Settings
+import mjlens.api.cli.commands.photo as photo_command
+from mjlens.api.cli.main import main
+from mjlens.api.service.app import create_app
+from mjlens.api.service.settings import Settings
 from mjlens.vision.recognize import answer_kongs
 
 

@@ -11,8 +11,8 @@ pytest.importorskip("httpx")
 from fastapi.testclient import TestClient  # noqa: E402
 from PIL import Image  # noqa: E402
 
-from mjlens.api.app import create_app  # noqa: E402
-from mjlens.api.settings import Settings  # noqa: E402
+from mjlens.api.service.app import create_app  # noqa: E402
+from mjlens.api.service.settings import Settings  # noqa: E402
 
 
 @pytest.mark.parametrize("api_key", [None, "secret"])

@@ -1,4 +1,4 @@
-"""``api.inorder.map_in_order``: results in the items' order whatever order the threads finish in, an item's
+"""``api.cli.inorder.map_in_order``: results in the items' order whatever order the threads finish in, an item's
 exception at its turn, and only a few items ahead of the reader."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from mjlens.api.inorder import AHEAD, map_in_order
+from mjlens.api.cli.inorder import AHEAD, map_in_order
 
 
 @pytest.mark.parametrize("workers", [1, 2, 4])

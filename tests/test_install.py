@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import mjlens
-from mjlens.api.cli import main
-from mjlens.api.commands import synth
+from mjlens.api.cli.commands import synth
+from mjlens.api.cli.main import main
 from mjlens.models import CLASSIFIER_FILE, DETECTOR_FILE, shipped
 
 REPO = Path(__file__).resolve().parents[1]
@@ -35,8 +35,8 @@ def test_the_models_are_package_data():
     assert shipped(DETECTOR_FILE).parent == Path(sys.modules["mjlens.models"].__file__).parent
 
 
-@pytest.mark.parametrize(("folder", "package"), [("static", "mjlens.api.static"),  # the phone page
-                                                  ("review", "mjlens.api.review")])  # the label review page
+@pytest.mark.parametrize(("folder", "package"), [("service/static", "mjlens.api.service.static"),  # the phone page
+                                                  ("labelling/review_page", "mjlens.api.labelling.review_page")])
 def test_every_file_of_a_page_is_package_data(folder, package):
     patterns = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
     page = sorted(path for path in (REPO / "api" / folder).iterdir() if path.is_file() and path.suffix != ".py")

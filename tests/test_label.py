@@ -11,8 +11,8 @@ import pytest
 import yaml
 from api_fakes import FakeRecognizer, sample_photo
 
-import mjlens.api.commands.label as label_command
-from mjlens.api.cli import main
+import mjlens.api.cli.commands.label as label_command
+from mjlens.api.cli.main import main
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 
 
@@ -305,7 +305,7 @@ def test_a_fault_on_one_photo_is_reported_with_it_and_the_run_goes_on(photos, tm
 
 
 def test_an_engine_that_fails_still_writes_what_is_done(fake, photos, tmp_path, monkeypatch, capsys):
-    from mjlens.api.label_engines import LocalEngine
+    from mjlens.api.labelling.engines import LocalEngine
 
     real_run = LocalEngine.run
 

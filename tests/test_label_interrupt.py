@@ -15,8 +15,8 @@ import pytest
 from api_fakes import FakeRecognizer, sample_photo
 from test_label import review_data
 
-import mjlens.api.commands.label as label_command
-from mjlens.api.cli import main
+import mjlens.api.cli.commands.label as label_command
+from mjlens.api.cli.main import main
 
 PHOTOS = 12
 TESTS = Path(__file__).resolve().parent
@@ -26,8 +26,8 @@ CHILD = """
 import sys, time
 from pathlib import Path
 from api_fakes import FakeRecognizer
-import mjlens.api.commands.label as label_command
-from mjlens.api.cli import main
+import mjlens.api.cli.commands.label as label_command
+from mjlens.api.cli.main import main
 
 release = Path(sys.argv[1])
 

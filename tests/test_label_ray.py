@@ -19,13 +19,13 @@ import api_fakes  # noqa: E402 - after the skip: Ray is an optional extra
 from api_fakes import FakeRecognizer, sample_photo  # noqa: E402
 from test_label import review_data  # noqa: E402
 
-import mjlens.api.commands.label as label_command  # noqa: E402
-from mjlens.api.cli import main  # noqa: E402
-from mjlens.api.label_engines import StopRequest  # noqa: E402
-from mjlens.api.label_inputs import find_photos  # noqa: E402
-from mjlens.api.label_outputs import OutputFolder  # noqa: E402
-from mjlens.api.label_ray import RayEngine, RayOptions  # noqa: E402
-from mjlens.api.label_work import LabelSettings, RecognizerRecipe  # noqa: E402
+import mjlens.api.cli.commands.label as label_command  # noqa: E402
+from mjlens.api.cli.main import main  # noqa: E402
+from mjlens.api.labelling.engines import StopRequest  # noqa: E402
+from mjlens.api.labelling.inputs import find_photos  # noqa: E402
+from mjlens.api.labelling.outputs import OutputFolder  # noqa: E402
+from mjlens.api.labelling.ray_engine import RayEngine, RayOptions  # noqa: E402
+from mjlens.api.labelling.work import LabelSettings, RecognizerRecipe  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"

@@ -18,9 +18,9 @@ import pytest
 from api_fakes import FakeRecognizer, sample_photo
 from test_label import FakeRecipe, review_data
 
-import mjlens.api.commands.label as label_command
-from mjlens.api.cli import main
-from mjlens.api.label_corrections import (
+import mjlens.api.cli.commands.label as label_command
+from mjlens.api.cli.main import main
+from mjlens.api.labelling.corrections import (
     CORRECTIONS_FILE,
     Correction,
     CorrectionError,
@@ -28,8 +28,8 @@ from mjlens.api.label_corrections import (
     parse_corrections,
     read_corrections,
 )
-from mjlens.api.label_outputs import OutputFolder
-from mjlens.api.label_review_server import TOKEN_HEADER, Review, ReviewServer
+from mjlens.api.labelling.outputs import OutputFolder
+from mjlens.api.labelling.review_server import TOKEN_HEADER, Review, ReviewServer
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 
 
@@ -251,7 +251,7 @@ def test_the_server_serves_the_page_and_the_photos_of_the_folder_alone(served):
 
 def test_a_photo_is_served_without_reading_the_folder_again(served, monkeypatch):
     """A page of many photos asks for each: one photo costs a file, not a read of every recognition."""
-    import mjlens.api.label_review_server as review_server
+    import mjlens.api.labelling.review_server as review_server
 
     server, out = served
     monkeypatch.setattr(review_server, "reading_of", lambda out, photo: pytest.fail("read every recognition"))
@@ -318,7 +318,7 @@ def test_a_save_that_cannot_be_written_writes_nothing(served, corrections, token
 
 
 def test_a_save_the_disk_refuses_says_so(served, monkeypatch):
-    import mjlens.api.label_review as label_review
+    import mjlens.api.labelling.review as label_review
 
     def full(path, text):
         raise OSError(28, "No space left on device", str(path))
@@ -363,7 +363,7 @@ def test_a_profile_learns_from_the_photos_marked_done(served, tmp_path, capsys):
 
 def test_the_page_inlines_its_script_whole():
     """The script is inlined into the page: a closing tag written in it would end it there."""
-    from mjlens.api.labeling import REVIEW_FILES, review_html
+    from mjlens.api.labelling.labels import REVIEW_FILES, review_html
 
     script = (REVIEW_FILES / "review.js").read_text(encoding="utf-8")
     assert "</script" not in script.lower() and "<!--" not in script

@@ -15,8 +15,8 @@ import pytest
 from test_label import review_data
 from test_label_review import labelled, served  # noqa: F401 - the fixtures: an output folder, served
 
-from mjlens.api.cli import main
-from mjlens.api.label_corrections import CORRECTIONS_FILE
+from mjlens.api.cli.main import main
+from mjlens.api.labelling.corrections import CORRECTIONS_FILE
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 
 webdriver = pytest.importorskip("selenium.webdriver")

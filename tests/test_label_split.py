@@ -8,9 +8,9 @@ import pytest
 import yaml
 from api_fakes import FakeRecognizer, sample_photo
 
-import mjlens.api.commands.label as label_command
-from mjlens.api.cli import main
-from mjlens.api.labeling import VAL_EVERY, split
+import mjlens.api.cli.commands.label as label_command
+from mjlens.api.cli.main import main
+from mjlens.api.labelling.labels import VAL_EVERY, split
 from mjlens.vision import evaluate
 from mjlens.vision.profile.sources import _every_split
 

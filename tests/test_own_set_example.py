@@ -11,7 +11,7 @@ import json
 import pytest
 from conftest import EXAMPLES, REPO
 
-from mjlens.api.cli import main
+from mjlens.api.cli.main import main
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.detection import Detection
 from mjlens.vision.evaluate import match_tiles, read_labels

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from mjlens.api.cli import main
+from mjlens.api.cli.main import main
 from mjlens.vision.evaluate import EvalError
 from mjlens.vision.photo_truth import PhotoTruth, evaluate_truth, read_truth, score_photo, summarize
 

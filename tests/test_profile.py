@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from mjlens.api.cli import main
+from mjlens.api.cli.main import main
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.detection import Detection
 from mjlens.vision.profile import Profile, ProfileError
@@ -447,8 +447,8 @@ def test_the_service_reads_with_its_default_profile_or_says_why_not(made, good):
     pytest.importorskip("httpx")
     from fastapi.testclient import TestClient
 
-    from mjlens.api.app import create_app
-    from mjlens.api.settings import Settings
+    from mjlens.api.service.app import create_app
+    from mjlens.api.service.settings import Settings
 
     app = create_app(Settings(profile=made if good else REPO / "README.md"))
     with TestClient(app) as client:

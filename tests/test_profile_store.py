@@ -33,8 +33,8 @@ from sqlalchemy import (  # noqa: E402
     text,
 )
 
-from mjlens.api.profile_migrations import MIGRATIONS, alembic_config, head  # noqa: E402
-from mjlens.api.profile_store import (  # noqa: E402
+from mjlens.api.profiles.migrate import MIGRATIONS, alembic_config, head  # noqa: E402
+from mjlens.api.profiles.store import (  # noqa: E402
     Base,
     ProfileCreation,
     ProfileStore,
@@ -209,6 +209,6 @@ def test_the_migrations_ship_in_the_wheel():
     repo = Path(__file__).resolve().parent.parent
     packages = set(tomllib.loads((repo / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     for folder in (MIGRATIONS, *(p for p in MIGRATIONS.rglob("*") if p.is_dir() and p.name != "__pycache__")):
-        assert ".".join(("mjlens", "api", *folder.relative_to(MIGRATIONS.parent).parts)) in packages, folder
+        assert ".".join(("mjlens", "api", "profiles", *folder.relative_to(MIGRATIONS.parent).parts)) in packages, folder
     revisions = [r.revision for r in ScriptDirectory.from_config(alembic_config()).walk_revisions()]
     assert revisions[-1] == "0001" and revisions[0] == head() and len(set(revisions)) == len(revisions)

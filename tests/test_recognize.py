@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 from test_detector import anchor, tiny_model
 
-from mjlens.api.cli import main
+from mjlens.api.cli.main import main
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.recognize import NO_LAYOUT_WARNING, NO_TILES_WARNING, Recognizer
 from mjlens.vision.runtime.detector import Detector

@@ -70,7 +70,7 @@ def hand_tiles(hand: dict) -> int:
 @pytest.mark.parametrize(("name", "rules", "tiles"), [("hand", "mcr", 14), ("taiwan", "taiwan", 17)])
 def test_the_sample_photos_score(recognizer, name, rules, tiles):
     """The quick start's photos read as winning hands of their rule system (a 16-tile Taiwan hand has 17 tiles)."""
-    from mjlens.api.pipeline import photo_score_result
+    from mjlens.api.service.pipeline import photo_score_result
 
     recognition = recognizer.recognize_path(EXAMPLES / f"{name}.jpg")
     assert hand_tiles(recognition["hand"]) == tiles

@@ -390,7 +390,7 @@ def test_shanten_equals_the_mahjong_packages():
 def test_cli_riichi_flags(capsys):
     import json
 
-    from mjlens.api.cli import main
+    from mjlens.api.cli.main import main
 
     argv = ["score", "123m406p789s23s55p +4s", "--rules", "riichi", "--riichi", "--dora", "8s,1m", "--seat", "S",
             "--honba", "1", "--sticks", "2", "--option", "discarder=W", "--json"]
@@ -411,7 +411,7 @@ def test_cli_riichi_flags(capsys):
 def test_cli_waits_under_riichi_say_furiten(capsys):
     import json
 
-    from mjlens.api.cli import main
+    from mjlens.api.cli.main import main
 
     assert main(["waits", "123m456p789s23s55p", "--rules", "riichi", "--discards", "E=1s", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
@@ -426,8 +426,8 @@ def test_api_waits_and_rules_under_riichi():
     pytest.importorskip("httpx")
     from fastapi.testclient import TestClient
 
-    from mjlens.api.app import create_app
-    from mjlens.api.settings import Settings
+    from mjlens.api.service.app import create_app
+    from mjlens.api.service.settings import Settings
 
     with TestClient(create_app(Settings(model="no-such-model.onnx"))) as client:
         hand = {"concealed": ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "2s", "3s", "5p", "5p"],
@@ -448,10 +448,10 @@ def test_photo_command_takes_riichi_flags_as_the_api_its_fields(monkeypatch, tmp
     from api_fakes import FakeRecognizer, sample_photo
     from fastapi.testclient import TestClient
 
-    import mjlens.api.commands.photo as photo_command
-    from mjlens.api.app import create_app
-    from mjlens.api.cli import main
-    from mjlens.api.settings import Settings
+    import mjlens.api.cli.commands.photo as photo_command
+    from mjlens.api.cli.main import main
+    from mjlens.api.service.app import create_app
+    from mjlens.api.service.settings import Settings
 
     fake = FakeRecognizer()
     monkeypatch.setattr(photo_command, "load_recognizer", lambda args: fake)
@@ -474,8 +474,8 @@ def test_a_photos_hand_with_a_seat_given_is_the_dealers_only_when_east(monkeypat
 
     from api_fakes import FakeRecognizer, sample_photo
 
-    import mjlens.api.commands.photo as photo_command
-    from mjlens.api.cli import main
+    import mjlens.api.cli.commands.photo as photo_command
+    from mjlens.api.cli.main import main
     from mjlens.scoring.hand import Hand
 
     class ReadWithContext(FakeRecognizer):

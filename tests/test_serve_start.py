@@ -8,17 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from mjlens.api.cli import main
-from mjlens.api.commands.serve import profile_place
+from mjlens.api.cli.commands.serve import profile_place
+from mjlens.api.cli.main import main
 
 
 def test_a_taken_port_is_refused_before_the_models_load(monkeypatch, capsys):
-    import mjlens.api.app
+    import mjlens.api.service.app
 
     def no_loading(*args, **kwargs):
         raise AssertionError("the app was built for a port that is taken")
 
-    monkeypatch.setattr(mjlens.api.app, "create_app", no_loading)
+    monkeypatch.setattr(mjlens.api.service.app, "create_app", no_loading)
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", 0))
         holder.listen()

@@ -7,7 +7,7 @@ import ipaddress
 
 import pytest
 
-from mjlens.api.commands.serve import page_url
+from mjlens.api.cli.commands.serve import page_url
 
 
 @pytest.mark.parametrize(("host", "url"), [("127.0.0.1", "http://127.0.0.1:8000/"), ("::1", "http://[::1]:8000/"),

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mjlens.api.cli import COMMANDS, build_parser, commands_for
+from mjlens.api.cli.main import COMMANDS, build_parser, commands_for
 
 REPO = Path(__file__).resolve().parents[1]
 #: Packages a command must not load unless it uses them.
@@ -36,7 +36,7 @@ def test_a_command_alone_parses_as_with_every_command():
 
 def _loaded_by(argv: list[str]) -> set[str]:
     """Top-level packages imported by running ``mjlens ARGV`` in a fresh interpreter."""
-    script = ("import contextlib, io, json, sys\nfrom mjlens.api.cli import main\n"
+    script = ("import contextlib, io, json, sys\nfrom mjlens.api.cli.main import main\n"
               "with contextlib.redirect_stdout(io.StringIO()): code = main(json.loads(sys.argv[1]))\n"
               "print(json.dumps({'code': code, 'modules': sorted({m.split('.')[0] for m in sys.modules})}))\n")
     done = subprocess.run([sys.executable, "-c", script, json.dumps(argv)], cwd=REPO, capture_output=True, text=True,
@@ -82,7 +82,7 @@ def test_photos_read_at_once_give_what_one_after_another_gives(tmp_path):
 
 
 def test_workers_below_one_is_a_usage_error(capsys):
-    from mjlens.api.cli import main
+    from mjlens.api.cli.main import main
 
     assert main(["recognize", "examples/hand.jpg", "--workers", "0"]) == 2
     assert "--workers must be at least 1" in capsys.readouterr().err

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from mjlens.api.cli import main
+from mjlens.api.cli.main import main
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.detection import Detection
 from mjlens.vision.hand.layout import assemble

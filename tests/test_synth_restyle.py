@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from conftest import VENDORED_ART
 
-from mjlens.api.cli import main
+from mjlens.api.cli.main import main
 from mjlens.vision.synth.art import ArtBank
 from mjlens.vision.synth.generate import generate_one
 from mjlens.vision.synth.restyle import PAPER, FaceStyle, draw_style, restyled

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from mjlens.api.cli import main
+from mjlens.api.cli.main import main
 from mjlens.scoring import engine
 
 

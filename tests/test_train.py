@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 import yaml
 
-from mjlens.api.cli import main as cli_main
+from mjlens.api.cli.main import main as cli_main
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 
 REPO = Path(__file__).resolve().parent.parent

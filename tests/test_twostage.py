@@ -465,7 +465,7 @@ def test_a_pair_named_in_both_models_must_agree(tmp_path, monkeypatch):
 
 
 def test_cli_names_a_missing_classifier_with_exit_2(tmp_path, capsys):
-    from mjlens.api.cli import main
+    from mjlens.api.cli.main import main
 
     detector = tiny_model(tmp_path / "det.onnx", ROWS, list(DETECTOR_CLASSES))
     photo_path = tmp_path / "p.png"
@@ -493,7 +493,7 @@ def test_the_flower_sweep_holds_the_other_tiles_at_one_threshold(flower_reader, 
 
 
 def test_cli_sweep_sweeps_only_the_thresholds_not_given(flower_reader, photo, tmp_path, capsys):
-    from mjlens.api.cli import main
+    from mjlens.api.cli.main import main
 
     data = one_photo_dataset(tmp_path / "data", photo, ("5f", "1m"))
     model = ["--model", str(flower_reader.path), "--classifier", str(tmp_path / "cls.onnx")]

@@ -19,8 +19,8 @@ from urllib.parse import urlsplit
 import pytest
 from api_fakes import FaceDownKongRecognizer, FakeRecognizer, LaidOutRecognizer, sample_photo, unsure_meld_recognition
 
-from mjlens.api.app import create_app
-from mjlens.api.settings import Settings
+from mjlens.api.service.app import create_app
+from mjlens.api.service.settings import Settings
 
 webdriver = pytest.importorskip("selenium.webdriver")
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402

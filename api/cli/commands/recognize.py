@@ -1,0 +1,136 @@
+"""``mjlens recognize``: read the tiles in one or more photos (Recognition JSON, CONVENTIONS §4)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from functools import partial
+
+from ..main import EXIT_BAD_INPUT, EXIT_OK, UsageError
+
+
+def register(sub) -> None:
+    parser = sub.add_parser(
+        "recognize", help="read the tiles in photos",
+        description="Read the mahjong tiles in each photo. With --json, print a JSON list holding one Recognition "
+                    "JSON per photo (a photo that cannot be read gives {\"image\", \"error\"} in its place).")
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="JPEG, PNG, WebP or HEIC photos")
+    parser.add_argument("--json", action="store_true", help="print a JSON list instead of a listing")
+    parser.add_argument("--workers", type=int, metavar="N", help="photos read at once, the cores shared among them "
+                        "(default: one a core when the cores are free, else one)")
+    add_model_flags(parser)
+    parser.set_defaults(run=run)
+
+
+def add_model_flags(parser) -> None:
+    """``--model``, ``--conf``, ``--bonus-conf``, ``--back-conf``, ``--classifier``, ``--input-size`` and
+    ``--profile``, shared with ``mjlens eval``, ``mjlens photo`` and ``mjlens label``."""
+    parser.add_argument("--model", metavar="PATH", help="the ONNX tile model (default: $MJLENS_MODEL, else "
+                                                        "models/mjlens-tiles.onnx)")
+    parser.add_argument("--conf", type=float, metavar="P",
+                        help="confidence threshold (default: the tuned one); with the crop classifier, the least "
+                             "chance of a tile times the probability of its code")
+    parser.add_argument("--bonus-conf", type=float, metavar="P",
+                        help="with the crop classifier, the same threshold for flowers and seasons (default: the "
+                             "tuned one, or --conf where that is lower)")
+    parser.add_argument("--back-conf", type=float, metavar="P",
+                        help="with the crop classifier, the same threshold for face-down tiles (default: the tuned "
+                             "one, or --conf where that is lower)")
+    parser.add_argument("--classifier", metavar="PATH", help="the ONNX crop classifier that names each tile, or none "
+                        "for the detector alone (default: $MJLENS_CLASSIFIER, else models/mjlens-tile-crops.onnx "
+                        "with the shipped detector)")
+    parser.add_argument("--input-size", type=int, metavar="PX", help="longest side of the detector's input, for a "
+                        "model exported with a dynamic input (default: the tuned one)")
+    parser.add_argument("--profile", metavar="FILE", help="a profile of your tile set (mjlens profile create), read "
+                        "alongside the crop classifier")
+
+
+def check_model_flags(args) -> None:
+    """Refuse out-of-range ``--conf``, ``--bonus-conf``, ``--back-conf`` and ``--input-size`` (exit 2)."""
+    for flag, value in (("--conf", args.conf), ("--bonus-conf", args.bonus_conf), ("--back-conf", args.back_conf)):
+        if value is not None and not 0.0 < value < 1.0:
+            raise UsageError(f"{flag} must be between 0 and 1")
+    if args.input_size is not None and not 32 <= args.input_size <= 4096:
+        raise UsageError("--input-size must be between 32 and 4096 pixels")
+
+
+def load_recognizer(args, threads: int | None = None):
+    """The recognizer for ``args`` (its models run on ``threads`` threads, by default every core); a missing or
+    unreadable model is a usage error (exit 2) with its reason."""
+    from mjlens.vision.profile import ProfileError
+    from mjlens.vision.recognize import Recognizer
+    from mjlens.vision.runtime.detector import ModelError
+
+    check_model_flags(args)
+    try:
+        return Recognizer(args.model, conf=args.conf, bonus_conf=args.bonus_conf, back_conf=args.back_conf,
+                          classifier=args.classifier, input_size=args.input_size, profile=args.profile,
+                          threads=threads)
+    except ModelError as err:
+        raise UsageError(err.message) from None
+    except ProfileError as err:
+        raise UsageError(f"--profile: {err.code}: {err.message}") from None
+
+
+def run(args) -> int:
+    from mjlens.vision.runtime.sessions import default_threads, default_workers
+
+    from ..inorder import map_in_order
+
+    if args.workers is not None and args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    # On free cores several photos are read at once, each on its share of them (sessions.default_workers); the
+    # readings are the same either way, and one photo keeps every core.
+    workers = min(args.workers or default_workers(), len(args.images))
+    recognizer = load_recognizer(args, threads=default_threads(workers))
+    results, failed = [], 0
+    for path, (result, error) in zip(args.images, map_in_order(partial(_read, recognizer), args.images, workers),
+                                     strict=True):
+        if error is not None:
+            failed += 1
+            print(f"mjlens recognize: {path}: {error}", file=sys.stderr)
+            results.append({"image": path, "error": result})
+            continue
+        results.append(result)
+        if not args.json:
+            print_recognition(result)
+    if args.json:
+        json.dump(results, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+    return EXIT_BAD_INPUT if failed else EXIT_OK
+
+
+def _read(recognizer, path: str) -> tuple[dict, str | None]:
+    """One photo's Recognition JSON and None, or its error object and the line that says it."""
+    from mjlens.vision.runtime.decode import ImageError
+
+    try:
+        return recognizer.recognize_path(path), None
+    except ImageError as err:
+        return err.to_json(), f"{err.code}: {err.message}"
+    except OSError as err:
+        return {"code": "unreadable_file", "message": str(err.strerror)}, f"cannot read: {err.strerror}"
+
+
+def print_recognition(result: dict) -> None:
+    """A listing for people: the tiles group by group, the hand in compact notation, the warnings."""
+    from mjlens.scoring.errors import HandError
+    from mjlens.scoring.hand import Hand
+    from mjlens.scoring.notation import format_hand
+
+    tiles = result["tiles"]
+    print(f"{result['image']} ({result['width']}x{result['height']}): {len(tiles)} tiles")
+    for g, group in enumerate(result["groups"]):
+        codes = " ".join(tiles[i]["code"] for i in group.get("tiles", ()))
+        label = " ".join(str(group[k]) for k in ("role", "kind") if group.get(k))
+        print(f"  group {g} {label}: {codes}")
+    ungrouped = [t for t in tiles if t["group"] is None]
+    if ungrouped:
+        print("  tiles: " + " ".join(f"{t['code']}({t['confidence']:.2f})" for t in ungrouped))
+    if result["hand"] is not None:
+        try:
+            print(f"  hand: {format_hand(Hand.from_json(result['hand']))}")
+        except HandError as err:
+            print(f"  hand: (not a legal hand: {err.message})")
+    for warning in result["warnings"]:
+        print(f"  warning: {warning}")

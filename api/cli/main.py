@@ -1,0 +1,128 @@
+"""The ``mjlens`` command line (CONVENTIONS §5). Each sub-command lives in its own module under
+``api.cli.commands`` with ``register(subparsers)``; this module only wires them and maps failures to exit codes:
+0 success, 2 bad arguments or bad input, 1 internal error, with a message on stderr and never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import re
+import sys
+from collections.abc import Sequence
+
+#: Sub-command modules, in the order ``mjlens --help`` lists them.
+COMMANDS = ("score", "waits", "advise", "recognize", "photo", "eval", "label", "profile", "synth", "train", "serve")
+
+EXIT_OK, EXIT_INTERNAL, EXIT_BAD_INPUT = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad arguments or bad input: exit status 2 with the message on stderr."""
+
+
+#: argparse's complaints, by words they hold, and the stable code each is given (CONVENTIONS §5); the first match wins.
+FLAG_ERRORS = (
+    ("unrecognized arguments", "unknown_flag"),
+    ("the following arguments are required", "missing_argument"),
+    ("not allowed with argument", "conflicting_flags"),
+    ("expected one argument", "missing_value"),
+    ("invalid", "bad_flag_value"),
+)
+
+
+class _Parser(argparse.ArgumentParser):
+    #: the words the command line was given, to name the sub-command whose flag was mistyped
+    argv: Sequence[str] = ()
+
+    def error(self, message: str):  # argparse exits 2 as well; keep its wording with a code, drop the traceback path
+        self.print_usage(sys.stderr)
+        code = next((code for words, code in FLAG_ERRORS if words in message), "bad_arguments")
+        command = self._command()
+        prog = f"mjlens {command}" if command and self.prog == "mjlens" else self.prog
+        print(f"{prog}: {code}: {message}{self._suggestion(message, command)}", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_INPUT)
+
+    def _command(self) -> str | None:
+        return next((word for word in self.argv if word in COMMANDS), None)
+
+    def _suggestion(self, message: str, command: str | None) -> str:
+        """``; did you mean ...?`` for a mistyped flag, sub-command or choice, when one is close."""
+        import difflib
+
+        choice = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+        if choice:
+            wrong, known = choice[1], re.findall(r"'([^']*)'", choice[2])
+        elif "unrecognized arguments" in message:
+            wrong = next((w for w in message.split(": ", 1)[1].split() if w.startswith("--")), "")
+            known = [flag for parser in self._parsers(command) for flag in parser._option_string_actions]
+        else:
+            return ""
+        close = difflib.get_close_matches(wrong.split("=", 1)[0], known, n=1)
+        return f"; did you mean {close[0]}?" if wrong and close else ""
+
+    def _parsers(self, command: str | None) -> list[argparse.ArgumentParser]:
+        subs = [a for a in self._actions if isinstance(a, argparse._SubParsersAction)]
+        return [self] + [sub.choices[command] for sub in subs if command in sub.choices]
+
+
+class _Version(argparse.Action):
+    """``--version``, its number read only when asked for (the installed metadata is slow to load)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        import mjlens
+
+        print(f"mjlens {mjlens.__version__}")
+        raise SystemExit(EXIT_OK)
+
+
+def commands_for(argv: Sequence[str] | None) -> tuple[str, ...]:
+    """The sub-commands to register for ``argv``: only the one it runs where it names one (each command's module
+    loads what its flags need, and a photo read should not wait for the others'), none for a bare ``--version``,
+    else every one (``--help``, a missing or mistyped command: the message lists them all)."""
+    if argv is None:
+        return COMMANDS
+    words = [arg for arg in argv if not arg.startswith("-")]
+    if words and words[0] in COMMANDS:
+        return (words[0],)
+    if not words and "--version" in argv and not {"-h", "--help"} & set(argv):
+        return ()
+    return COMMANDS
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The ``mjlens`` parser with the sub-commands ``commands_for(argv)`` names (all of them without ``argv``)."""
+    parser = _Parser(prog="mjlens", description="Score a mahjong hand from a photo or from its notation.")
+    parser.argv = tuple(argv or ())
+    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+    for name in commands_for(argv):
+        importlib.import_module(f"mjlens.api.cli.commands.{name}").register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(argv)
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args) or 0)
+    except UsageError as err:
+        print(f"mjlens {args.command}: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("mjlens: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as err:  # the last line of defence: an internal error, said in one line
+        print(f"mjlens {args.command}: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":  # ``python -m mjlens.api.cli.main``: run the imported module (its UsageError is the one
+    # the commands raise)
+    from mjlens.api.cli.main import main as _main
+
+    sys.exit(_main())
