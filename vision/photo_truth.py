@@ -19,11 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from mjlens.scoring.tiles import DETECTOR_CLASSES, RED_FIVES, plain_code
+from mjlens.scoring.tiles import READER_CLASSES, RED_FIVES, is_bonus, plain_code
 
 from .evaluate import EvalError
 
-BONUS_CODES = frozenset(f"{n}f" for n in range(1, 9))
 #: How many codes the report lists as most missed and most read in excess.
 TOP_CODES = 10
 
@@ -88,7 +87,7 @@ def _photo_truth(entry: Any, where: str) -> PhotoTruth:
     if not isinstance(red, list):
         raise EvalError(f"{where}: \"red\" is a list of tile codes")
     for code in (*codes, *red):
-        if not isinstance(code, str) or (code not in DETECTOR_CLASSES and code not in RED_FIVES):
+        if not isinstance(code, str) or code not in READER_CLASSES:
             raise EvalError(f"{where}: {code!r} is not a tile code")
     plain = tuple(plain_code(c) for c in codes)
     red_plain = tuple(plain_code(c) for c in red)
@@ -106,7 +105,7 @@ def score_photo(truth: PhotoTruth, read_codes: Iterable[str]) -> PhotoScore:
     overlap = read & labelled
     red_read = Counter(plain_code(c) for c in read_codes if c in RED_FIVES)
     red_labelled = Counter(truth.red)
-    bonus = {c for c in (*labelled, *read) if c in BONUS_CODES}
+    bonus = {c for c in (*labelled, *read) if is_bonus(c)}
     return PhotoScore(
         image=truth.image, labelled=sum(labelled.values()), read=sum(read.values()), right=sum(overlap.values()),
         confident=truth.confident, missed=labelled - read, extra=read - labelled,

@@ -107,11 +107,16 @@ def _emit(args, reader: dict, report: dict) -> int:
     report = {"data": args.data, "split": args.split, "turn": args.turn, **reader,
               "excluded": sorted(args.excluded),
               "label_fixes": sum(map(len, args.label_fixes.values())), **report}
+    return _show(args, report, print_report)
+
+
+def _show(args, report: dict, print_table) -> int:
+    """The report as JSON with ``--json``, else as ``print_table`` lays it out."""
     if args.json:
         json.dump(report, sys.stdout)
         sys.stdout.write("\n")
     else:
-        print_report(report)
+        print_table(report)
     return EXIT_OK
 
 
@@ -135,13 +140,7 @@ def run_truth(args) -> int:
         report = evaluate_truth(truths, images, recognizer.recognize_path)
     except EvalError as err:
         raise UsageError(str(err)) from None
-    report = {"truth": args.data, "images": str(images), **report}
-    if args.json:
-        json.dump(report, sys.stdout)
-        sys.stdout.write("\n")
-    else:
-        print_truth_report(report)
-    return EXIT_OK
+    return _show(args, {"truth": args.data, "images": str(images), **report}, print_truth_report)
 
 
 def print_truth_report(report: dict) -> None:
