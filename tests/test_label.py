@@ -318,3 +318,23 @@ def test_an_engine_that_fails_still_writes_what_is_done(fake, photos, tmp_path, 
     assert main(["label", str(photos), "--out", str(out)]) == 1
     assert "the cluster went away" in capsys.readouterr().err
     assert len(list((out / "labels").iterdir())) == 1 and (out / "review.html").exists()
+
+
+def test_a_killed_runs_temporary_files_are_removed_and_a_second_run_into_the_folder_is_refused(fake, photos, tmp_path,
+                                                                                               capsys):
+    from mjlens.api.labelling.outputs import OutputFolder, exclusive_run
+
+    out = tmp_path / "out"
+    (out / "recognitions").mkdir(parents=True)
+    (out / "images").mkdir()
+    left = [out / "recognitions" / ".0123456789ab.part", out / "images" / ".ba9876543210.part"]
+    for path in left:
+        path.write_bytes(b"half a file")  # what a worker killed mid-write leaves
+    with exclusive_run(OutputFolder(out)):
+        assert all(not path.exists() for path in left)
+        assert main(["label", str(photos), "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert "another mjlens label run is writing into" in err and "Traceback" not in err
+        assert not list((out / "recognitions").iterdir())
+    assert main(["label", str(photos), "--out", str(out)]) == 0
+    assert sorted(p.name for p in (out / "recognitions").iterdir()) == ["a.json", "b.json", "day2__c.json"]

@@ -134,7 +134,8 @@ def test_a_stop_keeps_what_is_done_and_the_next_run_labels_the_rest(photos, tmp_
     assert seen[0].failure or seen[0].photo.key in done
 
     assert main(["label", str(photos), "--out", str(out.root), "--engine", "ray"]) == 0
-    assert len(list(out.recognitions.iterdir())) == 7
+    # every photo's recognition, and nothing a worker killed mid-write left behind
+    assert sorted(p.suffix for p in out.recognitions.iterdir()) == [".json"] * 7
 
 
 def test_a_model_that_cannot_load_is_said_once(photos, tmp_path, capsys):

@@ -10,7 +10,7 @@ import contextlib
 import json
 import os
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,11 @@ except ImportError:  # pragma: no cover - not on Windows
 
 FAILED_LIST = "failed.jsonl"
 LEGACY_FAILED_LIST = "failed.txt"
+RUN_LOCK = ".label.lock"
+
+
+class FolderInUse(Exception):
+    """Another ``mjlens label`` run is writing into the output folder."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,27 @@ class OutputFolder:
     @property
     def labels(self) -> Path:
         return self.root / "labels"
+
+
+@contextlib.contextmanager
+def exclusive_run(out: OutputFolder) -> Iterator[None]:
+    """Held while a run labels into ``out``: a second run into the same folder is refused (FolderInUse), and the
+    temporary files a killed run left behind (a worker stopped mid-write) are removed, since no one else writes
+    temporary files into the recognitions and images folders."""
+    handle = open(out.root / RUN_LOCK, "a+b")  # noqa: SIM115 - held for the whole run
+    try:
+        if fcntl is not None:
+            try:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise FolderInUse(f"another mjlens label run is writing into {out.root}") from None
+        for folder in (out.recognitions, out.images):
+            for stale in folder.glob(".*.part"):
+                with contextlib.suppress(OSError):
+                    stale.unlink()
+        yield
+    finally:
+        handle.close()
 
 
 def json_text(value: Any) -> str:

@@ -108,11 +108,8 @@ def make_engine(args, settings) -> contextlib.AbstractContextManager:
 
 
 def run(args) -> int:
-    from mjlens.api.labelling.engines import stop_on_signals
     from mjlens.api.labelling.inputs import find_photos
-    from mjlens.api.labelling.labels import plural
-    from mjlens.api.labelling.outputs import OutputFolder
-    from mjlens.api.labelling.work import LabelSettings
+    from mjlens.api.labelling.outputs import FolderInUse, OutputFolder, exclusive_run
 
     if args.review is not None:
         from mjlens.api.labelling.review_server import run_review
@@ -136,6 +133,20 @@ def run(args) -> int:
             d.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise UsageError(f"cannot create {out}: {err.strerror}") from None
+    try:
+        with exclusive_run(output):
+            return label_into(args, output, listing, folder_path)
+    except FolderInUse as err:
+        raise UsageError(str(err)) from None
+
+
+def label_into(args, output, listing, folder_path: Path) -> int:
+    """Label what is not done yet into ``output``, then write the outputs and say what was done."""
+    from mjlens.api.labelling.engines import stop_on_signals
+    from mjlens.api.labelling.labels import plural
+    from mjlens.api.labelling.work import LabelSettings
+
+    out = Path(args.out)
     corrections = read_corrections_checked(output)
 
     photos = listing.photos
