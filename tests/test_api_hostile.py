@@ -171,10 +171,10 @@ def test_answers_to_bodies_read_whole_keep_the_connection():
 
 
 # -- uploads in flight -----------------------------------------------------------------------------------------
-def whole_upload(stall_s: float = 0.0) -> Body:
-    """A photo's whole upload, in chunks of 16 KiB."""
-    data = PART + sample_photo() + b"\r\n--b--\r\n"
-    return Body(chunks=[data[i:i + 16_384] for i in range(0, len(data), 16_384)], stall_s=stall_s)
+def whole_upload(stall_s: float = 0.0, photo: bytes | None = None, chunk: int = 16_384) -> Body:
+    """A photo's whole upload, in chunks of ``chunk`` bytes."""
+    data = PART + (photo or sample_photo()) + b"\r\n--b--\r\n"
+    return Body(chunks=[data[i:i + chunk] for i in range(0, len(data), chunk)], stall_s=stall_s)
 
 
 async def until(condition, timeout_s: float = 10.0) -> None:
@@ -295,16 +295,20 @@ def test_the_reserved_places_go_to_photos_arriving_at_a_normal_rate():
     """Slow uploads (above the least rate) take the open places only; a photo arriving at the normal rate still
     finds a reserved one."""
     blocking = BlockingRecognizer()
+    # the slow ones: 16 KiB each 100 ms, a tenth of the normal rate; the fast one: a 140 kB photo at once, which
+    # leaves the event loop 140 ms to hand it over (a busy machine's pauses must not make it slow)
     app = make_app(blocking, max_uploads_in_flight=2, reserved_upload_slots=1, min_upload_rate=1_000,
-                   normal_upload_rate=5_000_000)  # the slow ones: 16 KiB each 20 ms, under 1 MB/s
+                   normal_upload_rate=1_000_000)
+    big_photo = sample_photo(size=(3000, 2000))
 
     async def scenario():
-        slow = asyncio.create_task(asgi_call(app, "POST", "/v1/recognize", whole_upload(stall_s=0.02), UPLOAD,
+        slow = asyncio.create_task(asgi_call(app, "POST", "/v1/recognize", whole_upload(stall_s=0.1), UPLOAD,
                                              client="10.0.0.1"))
         assert await asyncio.to_thread(blocking.started.acquire, True, 10)  # the open place is taken
-        slower = await asgi_call(app, "POST", "/v1/recognize", whole_upload(stall_s=0.02), UPLOAD,
+        slower = await asgi_call(app, "POST", "/v1/recognize", whole_upload(stall_s=0.1), UPLOAD,
                                  client="10.0.0.2")
-        fast = asyncio.create_task(asgi_call(app, "POST", "/v1/recognize", whole_upload(), UPLOAD,
+        fast = asyncio.create_task(asgi_call(app, "POST", "/v1/recognize",
+                                             whole_upload(photo=big_photo, chunk=len(big_photo) + 1024), UPLOAD,
                                              client="10.0.0.3"))
         assert await asyncio.to_thread(blocking.started.acquire, True, 10)
         places = dict(_busy_gate(app).places)
