@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 
 import pytest
-from api_fakes import FaceDownKongRecognizer, face_down_kong_recognition, sample_photo
+from api_fakes import FaceDownKongRecognizer, face_down_kong_recognition, laid_out_recognition, sample_photo
 from fastapi.testclient import TestClient
 
 import mjlens.api.cli.commands.photo as photo_command
 from mjlens.api.cli.main import main
 from mjlens.api.service.app import create_app
 from mjlens.api.service.settings import Settings
+from mjlens.vision.reading.red_fives import with_red_fives
 from mjlens.vision.recognize import answer_kongs
 
 
@@ -40,6 +41,20 @@ def test_an_answer_lays_the_tiles_out_again_with_the_kong_told():
     assert "back" not in json.dumps(told["hand"])
     assert answer_kongs(recognition, []) is recognition
 
+
+
+def test_an_answer_keeps_a_red_five_in_its_meld():
+    # the layout reads plain fives (a chow of 4p 0p 6p is no chow to it): the answer lays out plain codes and marks
+    # the red five again by its box, as the first reading does
+    parts = [(["1m", "2m", "3m", "7s", "8s", "9s", "1z"], 1.2), (["1z"], 1.2), (["4p", "5p", "6p"], 1.2),
+             (["back"] * 4, 1.2)]
+    plain = laid_out_recognition("t.jpg", 960, 540, parts)
+    five = next(i for i, t in enumerate(plain["tiles"]) if t["code"] == "5p")
+    told = answer_kongs(with_red_fives(plain, {five}), ["5z"])
+    assert told == with_red_fives(laid_out_recognition("t.jpg", 960, 540, parts, ("5z",)), {five})
+    assert told["tiles"][five]["code"] == "0p"
+    assert told["hand"]["melds"][0] == {"kind": "chow", "tiles": ["4p", "0p", "6p"], "concealed": False}
+    assert told["hand"]["concealed"] == ["1m", "2m", "3m", "7s", "8s", "9s", "1z"]
 
 @pytest.fixture
 def kong_photo(tmp_path, monkeypatch):

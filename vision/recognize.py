@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from mjlens.scoring.tiles import RED_FIVES, plain_code
 from mjlens.vision.detection import Detection
 from mjlens.vision.hand.layout import FACE_DOWN_KONG, assemble
 from mjlens.vision.hand.winning import winning_reading
@@ -107,11 +108,16 @@ def answer_kongs(recognition: dict[str, Any], kongs: Sequence[str]) -> dict[str,
     warnings of the first reading (the reader's) are kept."""
     if not kongs:
         return recognition
-    detections = [Detection(t["code"], tuple(t["box"]), float(t["confidence"]),
+    tiles = recognition.get("tiles", ())
+    # the layout reads plain fives (a chow of 4p 0p 6p is no chow to it); the red ones are marked again by their
+    # boxes afterwards, as the first reading marks them
+    detections = [Detection(plain_code(t["code"]), tuple(t["box"]), float(t["confidence"]),
                             tuple((a["code"], float(a["confidence"])) for a in t.get("alternatives", ())))
-                  for t in recognition.get("tiles", ())]
+                  for t in tiles]
+    red_boxes = {tuple(t["box"]) for t in tiles if t["code"] in RED_FIVES}
     again = recognition_json(assemble, detections, recognition["width"], recognition["height"],
                              recognition.get("image", "image"), kongs)
+    again = with_red_fives(again, {i for i, t in enumerate(again["tiles"]) if tuple(t["box"]) in red_boxes})
     asked = {d["message"] for d in recognition.get("warning_details", ()) if d.get("code") == FACE_DOWN_KONG}
     first = [w for w in recognition.get("warnings", ()) if w not in asked]
     again["warnings"] = first + [w for w in again["warnings"] if w not in first]
