@@ -189,3 +189,40 @@ def test_stacked_kongs_in_synthetic_photos_are_read_as_kongs(art):
         assert all(set(kong) in read for kong in kongs), index
         seen += 1
     assert seen >= 3
+
+
+def test_piles_keep_the_hand_label_what_shows_and_never_a_tile_on_its_side(art):
+    import numpy as np
+
+    from mjlens.vision.synth.hands import TilePool
+    from mjlens.vision.synth.piles import Piles, add_piles, covered_shares
+    from mjlens.vision.synth.scene import Placed, Scene
+
+    piles = Piles(heaps=(2, 2), p_on_top=0.5, p_on_side=0.3, loose_on_side=(2, 2))
+    in_frame = 0
+    for index in range(8):
+        plain = generate_one(41, index, art, size=320)
+        shown = generate_one(41, index, art, size=320, piles=piles)
+        assert shown.record["hand"] == plain.record["hand"]  # piles draw apart: the same hand is laid out
+        heaps = [g for g in shown.record["groups"] if g.get("pile") == "heap"]
+        assert all(g["role"] == "other" for g in heaps)
+        assert not any(g.get("pile") == "on_side" for g in shown.record["groups"])  # drawn, never labelled
+        in_frame += bool(heaps)
+    assert in_frame >= 2  # heaps lie beside the hand, in the picture in most wide and many near views
+    assert generate_one(41, 7, art, size=320, piles=piles).jpeg == shown.jpeg
+
+    scene = Scene(tiles=[Placed("1m", "1m", 0, 0, group=0)], groups=[{"role": "concealed", "tiles": [0]}])
+    add_piles(np.random.default_rng(2), scene, TilePool(), piles)
+    on_side = [t for t in scene.tiles if t.side]
+    assert len(on_side) >= 2 and all(t.level == 0 for t in on_side)
+    # a tile half under another is half covered; one alone not at all
+    half = Scene(tiles=[Placed("1m", "1m", 0, 0, group=0), Placed("2m", "2m", 0.5, 0, group=0, level=1),
+                        Placed("3m", "3m", 9, 9, group=0)],
+                 groups=[{"role": "other", "pile": "heap", "tiles": [0, 1, 2]}])
+    shares = covered_shares(half)
+    assert abs(shares[0] - 0.5) < 0.08 and 2 not in shares and 1 not in shares
+
+
+def test_piles_are_for_photos_of_hands(tmp_path, capsys):
+    assert main(["synth", "--n", "1", "--out", str(tmp_path), "--sheet", "--set", "xmj_real", "--piles"]) == 2
+    assert "--piles" in capsys.readouterr().err

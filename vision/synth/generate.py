@@ -20,6 +20,7 @@ from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.synth import photo
 from mjlens.vision.synth.art import ArtBank
 from mjlens.vision.synth.hands import TilePool, random_hand
+from mjlens.vision.synth.piles import Piles, add_piles, covered_shares
 from mjlens.vision.synth.render import render
 from mjlens.vision.synth.restyle import draw_style
 from mjlens.vision.synth.scene import Habits, add_background, add_clutter, layout_hand
@@ -33,6 +34,7 @@ MAX_HAND_COVER = 0.25  # an occluder may hide at most this much of any tile of t
 HABIT_STREAM = 1  # the table habits' generator: seeded with (seed, index, HABIT_STREAM)
 RESTYLE_STREAM = 2  # the faces' printing (restyle.py): seeded with (seed, index, RESTYLE_STREAM)
 STACK_STREAM = 3  # which exposed kongs are stacked (a table habit): seeded with (seed, index, STACK_STREAM)
+PILE_STREAM = 4  # heaps and tiles on their side (piles.py): seeded with (seed, index, PILE_STREAM)
 
 
 @dataclass
@@ -45,10 +47,11 @@ class Sample:
 
 
 def generate_one(seed: int, index: int, art: ArtBank, size: int = 640, habits: Habits | None = None,
-                 restyle: float = 0.0) -> Sample:
+                 restyle: float = 0.0, piles: Piles | None = None) -> Sample:
     """One photo; with ``habits``, the table habits of real photos too (scene.py); with ``restyle``, that share of
-    photos shows its set printed another way (restyle.py). Each is drawn from a generator of its own, so that the
-    photo is otherwise the one the same seed and index give without them."""
+    photos shows its set printed another way (restyle.py); with ``piles``, heaps and tiles on their side away from
+    the hand (piles.py). Each is drawn from a generator of its own, so that the photo is otherwise the one the same
+    seed and index give without them."""
     rng = np.random.default_rng([seed, index])
     style_rng = np.random.default_rng([seed, index, RESTYLE_STREAM])
     style = draw_style(style_rng) if restyle > 0 and style_rng.random() < restyle else None
@@ -64,11 +67,13 @@ def generate_one(seed: int, index: int, art: ArtBank, size: int = 640, habits: H
         add_clutter(rng, scene, pool)
     if habits is not None and habit_rng is not None:
         add_background(habit_rng, scene, pool, habits)
+    if piles is not None:
+        add_piles(np.random.default_rng([seed, index, PILE_STREAM]), scene, pool, piles)
     rendered = render(rng, scene, art, size, style=style)
     img = photo.lighting(rng, rendered.image)
     height, width = img.shape[:2]
     in_hand = {i for i, t in enumerate(scene.tiles) if scene.groups[t.group]["role"] != "other"}
-    hidden: dict[int, float] = {}
+    hidden: dict[int, float] = covered_shares(scene)  # tiles of a heap under others
     close_up = any(not (0 <= b[0] and 0 <= b[1] and b[2] <= width and b[3] <= height)
                    for i, b in rendered.boxes.items() if i in in_hand)
     if rng.random() < P_OCCLUDER:
@@ -77,7 +82,7 @@ def generate_one(seed: int, index: int, art: ArtBank, size: int = 640, habits: H
             cover = {i: _coverage(mask, box) for i, box in rendered.boxes.items()}
             if all(cover[i] <= MAX_HAND_COVER for i in in_hand):
                 img = photo.paint(img, mask, colour, rng)
-                hidden = cover
+                hidden = {i: max(c, hidden.get(i, 0.0)) for i, c in cover.items()}
                 break
     img = photo.degrade(rng, img)
     sx = sy = 1.0
@@ -94,6 +99,8 @@ def generate_one(seed: int, index: int, art: ArtBank, size: int = 640, habits: H
     labels: list[tuple[str, float, float, float, float]] = []
     label_of: dict[int, int] = {}
     for i, tile in enumerate(scene.tiles):
+        if i not in rendered.boxes:  # a tile on its side: no face to read
+            continue
         x1, y1, x2, y2 = rendered.boxes[i]
         cx1, cy1, cx2, cy2 = max(x1, 0), max(y1, 0), min(x2, width), min(y2, height)
         if cx2 - cx1 < 3 or cy2 - cy1 < 3:
@@ -146,10 +153,10 @@ def _init_worker(art_dir: str, sets: list[str] | None = None, even: bool = False
     _ART = ArtBank(Path(art_dir), sets, even)
 
 
-def _write_one(job: tuple[int, int, int, str, bool, float]) -> int:
-    seed, index, size, out, habits, restyle = job
+def _write_one(job: tuple[int, int, int, str, bool, float, bool]) -> int:
+    seed, index, size, out, habits, restyle, piles = job
     assert _ART is not None
-    sample = generate_one(seed, index, _ART, size, Habits() if habits else None, restyle)
+    sample = generate_one(seed, index, _ART, size, Habits() if habits else None, restyle, Piles() if piles else None)
     stem = f"synth_{seed}_{index:06d}"
     root = Path(out)
     (root / "images" / f"{stem}.jpg").write_bytes(sample.jpeg)
@@ -168,16 +175,17 @@ def write_hand_record(root: Path, stem: str, labels, record: dict) -> None:
 
 def write_dataset(out: Path, n: int, seed: int, art_dir: Path, size: int = 640, workers: int = 1,
                   progress=None, sets: list[str] | None = None, even: bool = False, habits: bool = False,
-                  restyle: float = 0.0) -> int:
+                  restyle: float = 0.0, piles: bool = False) -> int:
     """Write ``n`` images with YOLO labels, ground-truth hands and data.yaml under ``out``; returns the box count.
     ``sets``: draw faces from these art sets only (one set: every photo shows that set, as a player's own table);
     ``even``: each of them as often; ``habits``: scenes show the table habits of real photos (scene.Habits);
-    ``restyle``: that share of photos shows its set printed another way (restyle.FaceStyle)."""
+    ``restyle``: that share of photos shows its set printed another way (restyle.FaceStyle); ``piles``: heaps and
+    tiles on their side away from the hand (piles.Piles)."""
     out = Path(out).resolve()
     for sub in ("images", "labels", "hands"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     ArtBank(art_dir, sets, even)  # fail early, in this process, when the art is missing
-    jobs = [(seed, i, size, str(out), habits, restyle) for i in range(n)]
+    jobs = [(seed, i, size, str(out), habits, restyle, piles) for i in range(n)]
     total = 0
     if workers <= 1:
         _init_worker(str(art_dir), sets, even)
@@ -191,7 +199,8 @@ def write_dataset(out: Path, n: int, seed: int, art_dir: Path, size: int = 640, 
                 total += count
                 if progress:
                     progress()
-    made_by = f"mjlens synth --n {n} --seed {seed} --size {size}" + (" --habits" if habits else "")
+    made_by = (f"mjlens synth --n {n} --seed {seed} --size {size}" + (" --habits" if habits else "")
+               + (" --piles" if piles else ""))
     write_data_yaml(out, made_by + (f" --restyle {restyle}" if restyle else ""))
     return total
 

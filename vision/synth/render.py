@@ -152,6 +152,9 @@ def render(rng: np.random.Generator, scene: Scene, art: ArtBank, size: int = 640
     boxes: dict[int, tuple[float, float, float, float]] = {}
     for i in order:
         t = scene.tiles[i]
+        if t.side:  # no face to read: drawn, never labelled
+            _draw_on_side(canvas, t, cam, thickness, ivory, back, to_canvas)
+            continue
         floor = t.level * thickness  # the height its body starts at
         outline = _place(OUTLINE, t)
         base = cam.lifted(outline, floor) if floor else outline
@@ -199,6 +202,25 @@ def _table_edge(rng: np.random.Generator, canvas: np.ndarray, scene: Scene, lo: 
     past = (beyond > rim_width)[..., None]
     shade = 0.85 + 0.15 * np.clip(1 - beyond / rim_width, 0, 1)[..., None]  # a rounded rim catches the light
     canvas[:] = np.where(in_rim, rim[None, None, :] * shade, np.where(past, floor, canvas))
+
+
+def _draw_on_side(canvas: np.ndarray, tile: Placed, cam: Camera, thickness: float, ivory: np.ndarray,
+                  back: np.ndarray, to_canvas) -> None:
+    """A tile lying on its long side: a prism ``thickness`` wide and a face's width high; its top edge shows the
+    back layer and the ivory beside each other, and of its long walls the one facing the camera (the face, seen
+    edge-on as plain ivory, or the back)."""
+    half, length = thickness / 2, TILE_H / 2
+    footprint = _place(np.array([[-half, -length], [half, -length], [half, length], [-half, length]]), tile)
+    top = cam.lifted(footprint, 1.0)
+    _fill(canvas, to_canvas(np.r_[footprint, top]), back * 0.7)
+    layer = -half + 0.42 * thickness  # where the back layer meets the ivory
+    ivory_side = np.array([np.cos(np.radians(tile.angle)), np.sin(np.radians(tile.angle))])  # the +x wall's normal
+    facing = float(np.dot(cam.centre[:2] - [tile.x, tile.y], ivory_side)) > 0
+    wall = footprint[[1, 2]] if facing else footprint[[3, 0]]
+    _fill(canvas, to_canvas(np.r_[wall, cam.lifted(wall, 1.0)]), ivory * 0.78 if facing else back * 0.85)
+    for x_lo, x_hi, colour in ((-half, layer, back), (layer, half, ivory)):
+        strip = _place(np.array([[x_lo, -length], [x_hi, -length], [x_hi, length], [x_lo, length]]), tile)
+        _fill(canvas, to_canvas(cam.lifted(strip, 1.0)), colour * 0.95, hull=False)
 
 
 def _fill(canvas: np.ndarray, pts: np.ndarray, colour: np.ndarray, hull: bool = True) -> None:

@@ -51,7 +51,7 @@ class Habits:
 @dataclass
 class Placed:
     """One tile on the table: ``shown`` is its code or "back" when face down; x, y its centre; angle in degrees;
-    ``level`` 1 for a tile lying on another."""
+    ``level`` 1 for a tile lying on another; ``side`` for a tile lying on its long side (an edge shows, no face)."""
 
     shown: str
     hidden: str
@@ -60,6 +60,7 @@ class Placed:
     angle: float = 0.0
     group: int | None = None
     level: int = 0
+    side: bool = False
 
 
 @dataclass

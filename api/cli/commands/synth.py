@@ -46,6 +46,10 @@ def register(sub) -> None:
     parser.add_argument("--habits", action="store_true",
                         help="scenes also show real table habits: an uneven gap inside the concealed row, the winning "
                              "tile set apart modestly, another player's tiles in the background (labelled, not hand)")
+    parser.add_argument("--piles", action="store_true",
+                        help="scenes also show tiles in piles away from the hand: heaps turned any way, some tiles "
+                             "lying on others or face down (labelled where enough of the face shows), and tiles "
+                             "lying on their side (an edge shows, no face: never labelled)")
     parser.add_argument("--restyle", type=float, default=0.0, metavar="SHARE",
                         help="this share of photos (0-1) shows its set printed another way: other inks, bolder or "
                              "thinner strokes, a faded print, another face colour, light ink on a dark face "
@@ -71,8 +75,9 @@ def run(args) -> int:
         raise UsageError("--n must be at least 1")
     if args.sheet and not args.art_set:
         raise UsageError("--sheet needs --set NAME: the art set to lay out")
-    if args.sheet and args.habits:
-        raise UsageError("--habits is for photos of hands, not calibration sheets: pass --sheet or --habits")
+    for flag in ("habits", "piles"):
+        if args.sheet and getattr(args, flag):
+            raise UsageError(f"--{flag} is for photos of hands, not calibration sheets: pass --sheet or --{flag}")
     if not 0.0 <= args.restyle <= 1.0:
         raise UsageError("--restyle must be a share between 0 and 1")
     if args.restyle and (args.sheet or args.negatives):
@@ -84,8 +89,9 @@ def run(args) -> int:
     images = args.out / "images"
     if images.is_dir() and any(images.iterdir()) and not args.force:
         raise UsageError(f"{args.out} already holds images: choose another --out, or pass --force to write over them")
-    if args.negatives and (args.sheet or args.habits or args.art_set or args.set_group):
-        raise UsageError("--negatives draws its own photos: pass it without --sheet, --habits, --set or --sets")
+    if args.negatives and (args.sheet or args.habits or args.piles or args.art_set or args.set_group):
+        raise UsageError("--negatives draws its own photos: pass it without --sheet, --habits, --piles, --set or "
+                         "--sets")
     art = args.art or default_art()
     if args.negatives == "empty":
         return _write_negatives(args, None)
@@ -120,7 +126,7 @@ def run(args) -> int:
                 sets = sets_of_group(art, args.set_group)
             boxes = write_dataset(args.out, args.n, args.seed, art, args.size, args.workers, progress,
                                   sets=sets, even=bool(args.set_group), habits=args.habits,
-                                  restyle=args.restyle)
+                                  restyle=args.restyle, piles=args.piles)
     except ArtError as err:
         raise UsageError(str(err)) from err
     print(f"wrote {args.n} images, {boxes} boxes, to {args.out} (data.yaml inside)")
