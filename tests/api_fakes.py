@@ -78,9 +78,10 @@ FACE_DOWN_ROW = ["1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "1z"]
 
 
 def laid_out_recognition(name: str, width: int, height: int, parts: list[tuple[list[str], float]],
-                         kongs: tuple[str, ...] = ()) -> dict[str, Any]:
+                         kongs: tuple[str, ...] = (), above: tuple[str, ...] = ()) -> dict[str, Any]:
     """The Recognition JSON the real layout step gives for tiles laid left to right across a photo: ``parts``, each
-    its codes and the gap after it (tile widths beyond touching); ``kongs``: answers to face_down_kong."""
+    its codes and the gap after it (tile widths beyond touching); ``kongs``: answers to face_down_kong; ``above``:
+    tiles in a row set apart above them by most of a tile's length (a riichi player's dora indicators)."""
     from mjlens.vision.detection import Detection
     from mjlens.vision.hand.layout import assemble
     from mjlens.vision.recognize import recognition_json
@@ -93,7 +94,21 @@ def laid_out_recognition(name: str, width: int, height: int, parts: list[tuple[l
             detections.append(Detection(code, (x, top, x + tile_w, top + tile_h), 0.95))
             x += tile_w * 1.02
         x += tile_w * gap
+    for k, code in enumerate(above):
+        x = tile_w * (3 + k * 1.02)
+        detections.append(Detection(code, (x, top - tile_h * 1.8, x + tile_w, top - tile_h * 0.8), 0.95))
     return recognition_json(assemble, detections, width, height, name, kongs)
+
+
+#: A riichi hand, all simples, 5s won on a pair wait: 234m 456p 678s 22p 55s +5s; and a dora indicator, 1p, set
+#: apart above the row (its two 2p are dora).
+DORA_ROW = ["2m", "3m", "4m", "4p", "5p", "6p", "6s", "7s", "8s", "2p", "2p", "5s", "5s"]
+DORA_INDICATORS = ("1p",)
+
+
+def dora_row_recognition(name: str, width: int, height: int) -> dict[str, Any]:
+    """The riichi hand of ``DORA_ROW``, its winning tile set apart, and ``DORA_INDICATORS`` above it."""
+    return laid_out_recognition(name, width, height, [(DORA_ROW, 1.2), (["5s"], 1.2)], above=DORA_INDICATORS)
 
 
 def face_down_kong_recognition(name: str, width: int, height: int, kongs: tuple[str, ...] = ()) -> dict[str, Any]:

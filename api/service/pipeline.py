@@ -22,6 +22,14 @@ from .analysis import hand_in_progress
 
 log = logging.getLogger("mjlens.api")
 
+#: Codes of the warnings about the photo's row of dora indicators (a ``dora`` group, CONVENTIONS §4), in the
+#: recognition's ``warning_details``: indicators given that differ from the photo's (the given ones are scored), and
+#: a dora row under a rule system that has no dora (ignored).
+DORA_OVERRIDDEN = "dora_overridden"
+DORA_IGNORED = "dora_ignored"
+#: The rule systems that count dora.
+DORA_SYSTEMS = ("riichi",)
+
 
 class RecognizerLike(Protocol):
     """What the service needs from ``vision.recognize.Recognizer``: a thread-safe ``recognize``."""
@@ -98,6 +106,7 @@ def with_kongs(recognition: dict[str, Any], kongs: Sequence[str]) -> dict[str, A
 def photo_score_result(recognition: dict[str, Any], rules: str, context: dict[str, Any],
                        options: dict[str, Any] | None = None) -> tuple[dict[str, Any], ScoreResult]:
     """The recognition with ``context`` laid over its hand's own, and the score of that hand."""
+    recognition, context = with_photo_dora(recognition, rules, context)
     hand = recognition.get("hand")
     # a concealed kong of four backs whose tile was not given: the score says what to give, under the same code
     asked = [d["message"] for d in recognition.get("warning_details", ()) if d.get("code") == FACE_DOWN_KONG]
@@ -111,6 +120,39 @@ def photo_score_result(recognition: dict[str, Any], rules: str, context: dict[st
     read = {k: v for k, v in (hand.get("context") or {}).items() if k != "dealer"}
     hand = {**hand, "context": {**read, **context}}
     return {**recognition, "hand": hand}, score(hand, rules, options or {})
+
+
+def with_photo_dora(recognition: dict[str, Any], rules: str,
+                    context: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The recognition and the context with the photo's dora indicators (its ``dora`` group) taken in: under a
+    system with dora they are the context's ``dora_indicators`` unless indicators were given (the given ones win,
+    with a warning ``DORA_OVERRIDDEN`` where they differ); under any other system they are ignored, with a warning
+    ``DORA_IGNORED``. As they are where the photo shows no dora row."""
+    found = [(g, group) for g, group in enumerate(recognition.get("groups") or ()) if group.get("role") == "dora"]
+    if not found:
+        return recognition, context
+    g, group = found[0]
+    tiles = recognition.get("tiles") or []
+    codes = [tiles[i]["code"] for i in group.get("tiles", ()) if 0 <= i < len(tiles)]
+    shown = " ".join(codes)
+    if rules not in DORA_SYSTEMS:
+        return _with_warning(recognition, DORA_IGNORED, g, f"the photo shows dora indicators ({shown}, group {g}): "
+                                                           f"{rules} rules count no dora, so they are ignored"), context
+    given = context.get("dora_indicators")
+    if given is None:
+        return recognition, {**context, "dora_indicators": codes}
+    if sorted(given) != sorted(codes):
+        recognition = _with_warning(recognition, DORA_OVERRIDDEN, g,
+                                    f"the dora indicators given ({' '.join(given) or 'none'}) differ from the photo's "
+                                    f"({shown}, group {g}): the given ones are scored")
+    return recognition, context
+
+
+def _with_warning(recognition: dict[str, Any], code: str, group: int, message: str) -> dict[str, Any]:
+    """``recognition`` with one more warning a program acts on (``warnings`` and ``warning_details`` alike)."""
+    return {**recognition, "warnings": [*recognition.get("warnings", ()), message],
+            "warning_details": [*recognition.get("warning_details", ()),
+                                {"code": code, "message": message, "group": group}]}
 
 
 def photo_score(recognition: dict[str, Any], rules: str, context: dict[str, Any],

@@ -10,8 +10,9 @@ its tiles makes it a kong) and single tiles within a hand's reach join it, other
 of tiles; what is left is clutter ("other"), such as another player's tiles farther off. Bonus tiles are flowers
 wherever they lie; a single tile that is the next segment on the concealed row's line (or the one after it, set
 apart farther) is the winning tile, and so is a tile at the row's end set apart by less than a cut but clearly
-more than the row's own median spacing. Anything the photo leaves open goes into ``warnings``; nothing is guessed
-silently.
+more than the row's own median spacing. A short row of face-up tiles set apart above the hand, which the hand
+is whole without, is the dora indicators a riichi player laid there (role "dora"), never part of the hand.
+Anything the photo leaves open goes into ``warnings``; nothing is guessed silently.
 """
 
 from __future__ import annotations
@@ -66,6 +67,14 @@ END_MIN_ROW, END_SPLIT, END_OVER = 5, 1.3, 1.15
 #: A group set apart that is not a meld may be read with one tile as its runner-up code (the first this many
 #: alternatives, each at least this confident), when exactly one such reading makes a meld.
 ALTERNATIVES_TRIED, ALTERNATIVE_MIN = 2, 0.05
+# -- dora indicators -----------------------------------------------------------------------------------------------
+#: A row of at most DORA_MOST face-up playing tiles (bonus tiles are flowers wherever they lie) above the hand, set
+#: apart from its top edge by DORA_GAP to DORA_REACH tile lengths edge to edge and lying along the hand's span (with
+#: NEAR_ALONG tile widths to spare either side), is the dora indicators: riichi shows one, and one more per kong.
+#: Clutter and other players' tiles lie farther off; a row a hand's reach away that the hand needs to be whole
+#: (a meld laid above the row, a tile of its own) stays the hand's.
+DORA_GAP, DORA_REACH, DORA_MOST = 0.2, 2.0, 5
+
 # -- how sure the layout is of each group (``"sure"`` in the groups, 1 = plain to see) ------------------------------
 #: A group set apart by a gap of SURE_GAP tiles beyond touching (or more) is plain; one set apart by MEND_GAP, the
 #: least that sets a group apart, is as unsure as can be (SURE_LEAST); between, in proportion.
@@ -109,8 +118,10 @@ class Layout:
         self.notices.append({"code": code, "message": message, **where})
 
     def in_hand(self) -> list[int]:
-        """The detections the hand was read from: every tile in a group but the clutter ("other")."""
-        return [i for i, g in enumerate(self.tile_group) if g is not None and self.groups[g]["role"] != "other"]
+        """The detections the hand was read from: every tile in a group but the clutter ("other") and the dora
+        indicators ("dora")."""
+        return [i for i, g in enumerate(self.tile_group)
+                if g is not None and self.groups[g]["role"] not in ("other", "dora")]
 
     def to_json(self) -> dict:
         return {
@@ -165,6 +176,16 @@ def _assemble(detections: list[Detection], stacked: dict[int, int], kongs: Seque
     segments, line_of, cuts = _mend_uneven(*_only(playing, *_segments(_rows(laid, geo), geo, playing)), detections,
                                            geo)
     hand_cluster, left_out = _find_hand(segments, line_of, cuts, detections, geo)
+    dora = _dora_row(hand_cluster, segments, line_of, detections, geo)
+    if dora:  # read the hand again without the indicators, and keep them apart only where it is whole without them
+        rest = _only({i for seg in segments for i in seg} - set(dora), segments, line_of, cuts)
+        cluster, out = _find_hand(*rest, detections, geo)
+        used = {i for k in (hand_cluster or ()) for i in segments[k]}
+        if not used & set(dora) or _cluster_size(cluster, rest[0], detections, geo) in HAND_SIZES:
+            (segments, line_of, cuts), hand_cluster, left_out = rest, cluster, out
+            layout.warnings.extend(_bonus_in_dora_row(dora, flowers, detections, geo))
+        else:
+            dora = []
     for k in sorted(left_out):
         names = " ".join(detections[i].code for i in segments[k])
         layout.warnings.append(f"tiles near the hand ({names}) were left out: the hand has its tiles without them")
@@ -187,6 +208,8 @@ def _assemble(detections: list[Detection], stacked: dict[int, int], kongs: Seque
         meld_groups.append(len(layout.groups) - 1)
     if flowers:
         add_group("flowers", sorted(flowers, key=lambda i: geo.u[i]))
+    if dora:
+        add_group("dora", sorted(dora, key=lambda i: geo.u[i]))
     for k, seg in enumerate(segments):
         if hand_cluster is None or k not in hand_cluster or k in reading.others:
             add_group("other", seg)
@@ -505,6 +528,56 @@ def _seg_gap(a: list[int], b: list[int], geo: _Geometry) -> float:
     du = np.maximum(0.0, np.abs(geo.u[i] - geo.u[j]) - width)
     dv = np.maximum(0.0, np.abs(geo.v[i] - geo.v[j]) - length)
     return float(np.hypot(du / (width * NEAR_ALONG), dv / (length * NEAR_ACROSS)).min())
+
+
+# -- dora indicators -----------------------------------------------------------------------------------------------
+def _dora_row(cluster: set[int] | None, segments: list[list[int]], line_of: list[int], dets: list[Detection],
+              geo: _Geometry) -> list[int]:
+    """The tiles of the row of dora indicators above the hand (``DORA_GAP``, ``DORA_REACH``, ``DORA_MOST``), or
+    none. The hand is its concealed row's line and its melds (those a hand's reach away that are meld-shaped); the
+    row is the line nearest above it of runs of face-up tiles that are no meld of the hand."""
+    if not cluster:
+        return []
+    meld = {k: _is_meld_shape(segments[k], dets, geo) for k in cluster}
+    plain = [k for k in cluster if not meld[k] and not any(dets[i].code == "back" for i in segments[k])]
+    if not plain:
+        return []
+    row = max(plain, key=lambda k: len(segments[k]))
+    hand = np.array([i for k in cluster if meld[k] or line_of[k] == line_of[row] for i in segments[k]])
+    top = float((geo.v[hand] - geo.across[hand] / 2).min())
+    length, width = float(np.median(geo.across[hand])), float(np.median(geo.along[hand]))
+    lo, hi = geo.u[hand].min() - NEAR_ALONG * width, geo.u[hand].max() + NEAR_ALONG * width
+    found: dict[int, float] = {}
+    for k, seg in enumerate(segments):
+        if line_of[k] == line_of[row] or meld.get(k) or any(dets[i].code == "back" for i in seg):
+            continue
+        tiles = np.asarray(seg)
+        gap = (top - float((geo.v[tiles] + geo.across[tiles] / 2).max())) / length
+        if DORA_GAP <= gap <= DORA_REACH and lo <= geo.u[tiles].min() and geo.u[tiles].max() <= hi:
+            found[k] = gap
+    if not found:
+        return []
+    line = line_of[min(found, key=lambda k: found[k])]
+    tiles = [i for k in found if line_of[k] == line for i in segments[k]]
+    return tiles if len(tiles) <= DORA_MOST else []
+
+
+def _cluster_size(members: set[int] | None, segments: list[list[int]], dets: list[Detection], geo: _Geometry) -> int:
+    """The tiles of a hand's segments as ``_find_hand`` counts them: a meld as three."""
+    return sum(3 if _is_meld_shape(segments[k], dets, geo) else len(segments[k]) for k in members or ())
+
+
+def _bonus_in_dora_row(dora: list[int], flowers: list[int], dets: list[Detection], geo: _Geometry) -> list[str]:
+    """A warning where bonus tiles lie in the row of dora indicators: they are read as flowers all the same."""
+    tiles = np.asarray(dora)
+    width = float(np.median(geo.along[tiles]))
+    near = [i for i in flowers if abs(geo.v[i] - float(np.median(geo.v[tiles]))) < float(np.median(geo.across[tiles]))
+            and geo.u[tiles].min() - 1.5 * width <= geo.u[i] <= geo.u[tiles].max() + 1.5 * width]
+    if not near:
+        return []
+    names = " ".join(dets[i].code for i in sorted(near, key=lambda i: geo.u[i]))
+    return [f"bonus tiles ({names}) lie in the row of dora indicators: they are read as flowers, the other tiles "
+            f"as dora indicators"]
 
 
 # -- reading -------------------------------------------------------------------------------------------------------

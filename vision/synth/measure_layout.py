@@ -50,7 +50,7 @@ def _hand_key(hand: dict) -> tuple:
 def _groups_key(groups: list[dict], labels: list[dict]) -> tuple:
     """Groups as a comparable value. The concealed row and the winning tile are compared by their codes: when
     the row's end tile and the tile set apart are the same tile (a pair wait), either reading is the same."""
-    by_role: dict[str, set] = {"flowers": set(), "other": set()}
+    by_role: dict[str, set] = {"flowers": set(), "other": set(), "dora": set()}
     codes: dict[str, list] = {"concealed": [], "winning": []}
     melds = set()
     for g in groups:
@@ -65,6 +65,7 @@ def _groups_key(groups: list[dict], labels: list[dict]) -> tuple:
         tuple(sorted(codes["winning"])),
         frozenset(by_role["flowers"]),
         frozenset(by_role["other"]),
+        frozenset(by_role["dora"]),
         frozenset(melds),
     )
 
@@ -131,7 +132,7 @@ def _structure(groups: list[dict], label_of, record: dict) -> dict:
             flowers |= set(tiles)
         elif g["role"] == "winning":
             winning = tiles[0]
-        if g["role"] != "other":
+        if g["role"] not in ("other", "dora"):  # tiles of the table, and the dora indicators, are no tiles of the hand
             hand |= set(tiles)
     code = record["labels"][winning]["code"] if winning is not None else None
     return {"melds": melds, "flowers": flowers, "winning": (winning, code), "hand": hand}
@@ -269,7 +270,7 @@ def _read_three_ways(recognizer, path: Path, record: dict) -> list[tuple[bool, s
 def all_found(detections: list[Detection], record: dict) -> bool:
     """Whether every tile of the record's hand was detected (matched by its box)."""
     found = set(match_labels([d.box for d in detections], record))
-    return all(i in found for g in record["groups"] if g["role"] != "other" for i in g["tiles"])
+    return all(i in found for g in record["groups"] if g["role"] not in ("other", "dora") for i in g["tiles"])
 
 
 if __name__ == "__main__":
