@@ -226,3 +226,32 @@ def test_piles_keep_the_hand_label_what_shows_and_never_a_tile_on_its_side(art):
 def test_piles_are_for_photos_of_hands(tmp_path, capsys):
     assert main(["synth", "--n", "1", "--out", str(tmp_path), "--sheet", "--set", "xmj_real", "--piles"]) == 2
     assert "--piles" in capsys.readouterr().err
+
+
+def test_a_standing_hand_keeps_its_hand_and_every_tile_of_it_labelled(art):
+    import numpy as np
+
+    from mjlens.vision.synth.hands import HandShown
+    from mjlens.vision.synth.scene import layout_hand, stand_row
+
+    for index in range(4):
+        plain = generate_one(43, index, art, size=320)
+        standing = generate_one(43, index, art, size=320, standing=1.0)
+        assert standing.record["hand"] == plain.record["hand"]
+        assert generate_one(43, index, art, size=320, standing=1.0).jpeg == standing.jpeg
+        if standing.record["complete"]:
+            hand = [i for g in standing.record["groups"] if g["role"] != "other" for i in g["tiles"]]
+            assert len(hand) == sum(len(g["tiles"]) for g in plain.record["groups"] if g["role"] != "other")
+    assert generate_one(43, 0, art, size=320, standing=0.0).jpeg == generate_one(43, 0, art, size=320).jpeg
+
+    shown = HandShown(["1m", "2m", "3m", "4s", "5s", "6s", "7z", "7z", "7z", "2z", "2z", "3p", "4p"], [], "5p", True,
+                      "right", ["1f"])
+    scene = layout_hand(np.random.default_rng(3), shown)
+    stand_row(scene)
+    roles = {g["role"]: all(scene.tiles[i].standing for i in g["tiles"]) for g in scene.groups}
+    assert roles == {"concealed": True, "winning": True, "flowers": False}
+
+
+def test_standing_is_a_share(tmp_path, capsys):
+    assert main(["synth", "--n", "1", "--out", str(tmp_path), "--standing", "1.5"]) == 2
+    assert "--standing must be a share" in capsys.readouterr().err

@@ -23,7 +23,7 @@ from mjlens.vision.synth.hands import TilePool, random_hand
 from mjlens.vision.synth.piles import Piles, add_piles, covered_shares
 from mjlens.vision.synth.render import render
 from mjlens.vision.synth.restyle import draw_style
-from mjlens.vision.synth.scene import Habits, add_background, add_clutter, layout_hand
+from mjlens.vision.synth.scene import Habits, add_background, add_clutter, layout_hand, stand_row
 
 CLASS_INDEX = {c: i for i, c in enumerate(DETECTOR_CLASSES)}
 #: Share of hands of 17 tiles (Taiwan 16-tile hands), of images with clutter, of images with an occluder.
@@ -35,6 +35,7 @@ HABIT_STREAM = 1  # the table habits' generator: seeded with (seed, index, HABIT
 RESTYLE_STREAM = 2  # the faces' printing (restyle.py): seeded with (seed, index, RESTYLE_STREAM)
 STACK_STREAM = 3  # which exposed kongs are stacked (a table habit): seeded with (seed, index, STACK_STREAM)
 PILE_STREAM = 4  # heaps and tiles on their side (piles.py): seeded with (seed, index, PILE_STREAM)
+STAND_STREAM = 5  # whether the hand stands up: seeded with (seed, index, STAND_STREAM)
 
 
 @dataclass
@@ -47,10 +48,11 @@ class Sample:
 
 
 def generate_one(seed: int, index: int, art: ArtBank, size: int = 640, habits: Habits | None = None,
-                 restyle: float = 0.0, piles: Piles | None = None) -> Sample:
+                 restyle: float = 0.0, piles: Piles | None = None, standing: float = 0.0) -> Sample:
     """One photo; with ``habits``, the table habits of real photos too (scene.py); with ``restyle``, that share of
     photos shows its set printed another way (restyle.py); with ``piles``, heaps and tiles on their side away from
-    the hand (piles.py). Each is drawn from a generator of its own, so that the photo is otherwise the one the same
+    the hand (piles.py); with ``standing``, that share of photos shows the concealed row standing up
+    (scene.stand_row). Each is drawn from a generator of its own, so that the photo is otherwise the one the same
     seed and index give without them."""
     rng = np.random.default_rng([seed, index])
     style_rng = np.random.default_rng([seed, index, RESTYLE_STREAM])
@@ -63,6 +65,8 @@ def generate_one(seed: int, index: int, art: ArtBank, size: int = 640, habits: H
         shown.flowers = []
         pool.bonus.clear()
     scene = layout_hand(rng, shown, habits, habit_rng, stack_rng)
+    if standing > 0 and np.random.default_rng([seed, index, STAND_STREAM]).random() < standing:
+        stand_row(scene)
     if rng.random() < P_CLUTTER:
         add_clutter(rng, scene, pool)
     if habits is not None and habit_rng is not None:
@@ -153,10 +157,11 @@ def _init_worker(art_dir: str, sets: list[str] | None = None, even: bool = False
     _ART = ArtBank(Path(art_dir), sets, even)
 
 
-def _write_one(job: tuple[int, int, int, str, bool, float, bool]) -> int:
-    seed, index, size, out, habits, restyle, piles = job
+def _write_one(job: tuple[int, int, int, str, bool, float, bool, float]) -> int:
+    seed, index, size, out, habits, restyle, piles, standing = job
     assert _ART is not None
-    sample = generate_one(seed, index, _ART, size, Habits() if habits else None, restyle, Piles() if piles else None)
+    sample = generate_one(seed, index, _ART, size, Habits() if habits else None, restyle, Piles() if piles else None,
+                          standing)
     stem = f"synth_{seed}_{index:06d}"
     root = Path(out)
     (root / "images" / f"{stem}.jpg").write_bytes(sample.jpeg)
@@ -175,17 +180,18 @@ def write_hand_record(root: Path, stem: str, labels, record: dict) -> None:
 
 def write_dataset(out: Path, n: int, seed: int, art_dir: Path, size: int = 640, workers: int = 1,
                   progress=None, sets: list[str] | None = None, even: bool = False, habits: bool = False,
-                  restyle: float = 0.0, piles: bool = False) -> int:
+                  restyle: float = 0.0, piles: bool = False, standing: float = 0.0) -> int:
     """Write ``n`` images with YOLO labels, ground-truth hands and data.yaml under ``out``; returns the box count.
     ``sets``: draw faces from these art sets only (one set: every photo shows that set, as a player's own table);
     ``even``: each of them as often; ``habits``: scenes show the table habits of real photos (scene.Habits);
     ``restyle``: that share of photos shows its set printed another way (restyle.FaceStyle); ``piles``: heaps and
-    tiles on their side away from the hand (piles.Piles)."""
+    tiles on their side away from the hand (piles.Piles); ``standing``: that share of photos shows the concealed row
+    standing up (scene.stand_row)."""
     out = Path(out).resolve()
     for sub in ("images", "labels", "hands"):
         (out / sub).mkdir(parents=True, exist_ok=True)
     ArtBank(art_dir, sets, even)  # fail early, in this process, when the art is missing
-    jobs = [(seed, i, size, str(out), habits, restyle, piles) for i in range(n)]
+    jobs = [(seed, i, size, str(out), habits, restyle, piles, standing) for i in range(n)]
     total = 0
     if workers <= 1:
         _init_worker(str(art_dir), sets, even)
@@ -201,7 +207,8 @@ def write_dataset(out: Path, n: int, seed: int, art_dir: Path, size: int = 640, 
                     progress()
     made_by = (f"mjlens synth --n {n} --seed {seed} --size {size}" + (" --habits" if habits else "")
                + (" --piles" if piles else ""))
-    write_data_yaml(out, made_by + (f" --restyle {restyle}" if restyle else ""))
+    write_data_yaml(out, made_by + (f" --restyle {restyle}" if restyle else "")
+                    + (f" --standing {standing}" if standing else ""))
     return total
 
 

@@ -25,6 +25,8 @@ P_TABLE_EDGE = 0.35  # share of pictures where the table ends in frame: a rim, t
 P_CLOSE_UP = 0.25  # share of close-ups that cut part of the hand (tiles as large as in most real photos)
 P_WIDE = 0.2  # share of wide shots (the hand small, much of the table around it)
 MIN_TILE_PX = 13
+#: Camera tilt from straight down (degrees) for a hand standing up: low enough that the faces show.
+STANDING_TILT = (45.0, 72.0)
 RIM_COLOURS = [(30, 50, 80), (20, 20, 20), (60, 90, 130), (200, 200, 200), (40, 40, 90)]
 ASPECTS = [(1, 1), (4, 3), (3, 4), (16, 9), (9, 16), (3, 2)]
 
@@ -66,6 +68,8 @@ def _choose_camera(rng: np.random.Generator, scene: Scene, thickness: float, siz
     else:
         yaw = float(rng.normal(0, 12)) if rng.random() < 0.65 else float(rng.uniform(0, 360))
     tilt = float(rng.uniform(0, 30 if upright else 50))
+    if any(t.standing for t in scene.tiles):  # from the player's side and low, or no face shows (same draws)
+        yaw, tilt = (yaw + 180.0) % 20.0 - 10.0, STANDING_TILT[0] + tilt / 50 * (STANDING_TILT[1] - STANDING_TILT[0])
     distance = float(rng.uniform(14, 45))
     cam = Camera.looking_at(target, distance, tilt, yaw, float(rng.normal(0, 3)))
     aw, ah = ASPECTS[int(rng.integers(len(ASPECTS)))]
@@ -76,9 +80,7 @@ def _choose_camera(rng: np.random.Generator, scene: Scene, thickness: float, siz
     hand = [t for t in scene.tiles if t.group is not None and scene.groups[t.group]["role"] != "other"]
     pts = []
     for t in hand:
-        xy = _place(CORNERS, t)
-        pts.append(np.c_[xy, np.zeros(4)])
-        pts.append(np.c_[xy, np.full(4, thickness)])
+        pts.extend(_prism(t, thickness))
     uv = cam.normalized(np.concatenate(pts))
     lo, hi = uv.min(0), uv.max(0)
     span = np.maximum(hi - lo, 1e-6)
@@ -155,6 +157,12 @@ def render(rng: np.random.Generator, scene: Scene, art: ArtBank, size: int = 640
         if t.side:  # no face to read: drawn, never labelled
             _draw_on_side(canvas, t, cam, thickness, ivory, back, to_canvas)
             continue
+        if t.standing:
+            face = None if t.shown == "back" else _face(art, set_name, t.shown, ivory, ppu, face_cache, style)
+            _draw_standing(canvas, t, cam, thickness, ivory, back, to_canvas, face)
+            px = cam.project(np.concatenate(_prism(t, thickness)))
+            boxes[i] = (px[:, 0].min(), px[:, 1].min(), px[:, 0].max(), px[:, 1].max())
+            continue
         floor = t.level * thickness  # the height its body starts at
         outline = _place(OUTLINE, t)
         base = cam.lifted(outline, floor) if floor else outline
@@ -202,6 +210,54 @@ def _table_edge(rng: np.random.Generator, canvas: np.ndarray, scene: Scene, lo: 
     past = (beyond > rim_width)[..., None]
     shade = 0.85 + 0.15 * np.clip(1 - beyond / rim_width, 0, 1)[..., None]  # a rounded rim catches the light
     canvas[:] = np.where(in_rim, rim[None, None, :] * shade, np.where(past, floor, canvas))
+
+
+def _prism(tile: Placed, thickness: float) -> list[np.ndarray]:
+    """The (3-D) corners of a tile's body: its footprint at the table and at its top."""
+    if tile.standing:
+        half = thickness / 2
+        footprint = _place(np.array([[-0.5, -half], [0.5, -half], [0.5, half], [-0.5, half]]), tile)
+        return [np.c_[footprint, np.zeros(4)], np.c_[footprint, np.full(4, TILE_H)]]
+    xy = _place(CORNERS, tile)
+    return [np.c_[xy, np.zeros(4)], np.c_[xy, np.full(4, thickness)]]
+
+
+def _draw_standing(canvas: np.ndarray, tile: Placed, cam: Camera, thickness: float, ivory: np.ndarray,
+                   back: np.ndarray, to_canvas, face: np.ndarray | None) -> None:
+    """A tile standing on its short edge: a body a face's length high; its top edge shows the back layer behind
+    the ivory; its face (local +y) drawn in perspective where it faces the camera, else its back."""
+    half = thickness / 2
+    footprint = _place(np.array([[-0.5, -half], [0.5, -half], [0.5, half], [-0.5, half]]), tile)
+    _fill(canvas, to_canvas(np.r_[footprint, cam.lifted(footprint, TILE_H)]), back * 0.72)
+    layer = -half + 0.42 * thickness  # where the back layer meets the ivory
+    for y_lo, y_hi, colour in ((-half, layer, back), (layer, half, ivory)):
+        strip = _place(np.array([[-0.5, y_lo], [0.5, y_lo], [0.5, y_hi], [-0.5, y_hi]]), tile)
+        _fill(canvas, to_canvas(cam.lifted(strip, TILE_H)), colour * 0.9, hull=False)
+    a = np.radians(tile.angle)
+    normal = np.array([-np.sin(a), np.cos(a)])  # the face's side
+    facing = float(np.dot(cam.centre[:2] - [tile.x, tile.y], normal)) > 0
+    edge = _place(np.array([[-0.5, half], [0.5, half]]), tile) if facing else \
+        _place(np.array([[0.5, -half], [-0.5, -half]]), tile)  # left, right as seen from that side
+    wall = np.r_[cam.lifted(edge, TILE_H), edge[::-1]]  # top left, top right, bottom right, bottom left
+    if not facing or face is None:
+        _fill(canvas, to_canvas(wall), back if not facing else back * 0.95, hull=False)
+        return
+    dst = to_canvas(wall).astype(np.float32)
+    h, w = face.shape[:2]
+    x0, y0 = np.floor(dst.min(0)).astype(int) - 1
+    x1, y1 = np.ceil(dst.max(0)).astype(int) + 1
+    ch, cw = canvas.shape[:2]
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, cw), min(y1, ch)
+    if x1 <= x0 or y1 <= y0:
+        return
+    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), dst - np.float32([x0, y0]))
+    patch = cv2.warpPerspective(face.astype(np.float32), m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_REPLICATE)
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [np.round((dst - [x0, y0]) * 4).astype(np.int32)], 255, cv2.LINE_AA, 2)
+    alpha = (mask.astype(np.float32) / 255.0)[..., None]
+    roi = canvas[y0:y1, x0:x1]
+    roi[:] = roi * (1 - alpha) + patch * alpha
 
 
 def _draw_on_side(canvas: np.ndarray, tile: Placed, cam: Camera, thickness: float, ivory: np.ndarray,

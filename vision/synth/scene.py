@@ -51,7 +51,8 @@ class Habits:
 @dataclass
 class Placed:
     """One tile on the table: ``shown`` is its code or "back" when face down; x, y its centre; angle in degrees;
-    ``level`` 1 for a tile lying on another; ``side`` for a tile lying on its long side (an edge shows, no face)."""
+    ``level`` 1 for a tile lying on another; ``side`` for a tile lying on its long side (an edge shows, no face);
+    ``standing`` for a tile standing on its short edge, its face turned to the player (+y)."""
 
     shown: str
     hidden: str
@@ -61,6 +62,7 @@ class Placed:
     group: int | None = None
     level: int = 0
     side: bool = False
+    standing: bool = False
 
 
 @dataclass
@@ -118,6 +120,21 @@ class _RowWriter:
                 self.scene.tiles.append(Placed(meld.tiles[3], meld.tiles[3], under.x + jitter[0],
                                                under.y + jitter[1], under.angle, g, level=1))
                 self.scene.groups[g]["tiles"].append(len(self.scene.tiles) - 1)
+
+
+#: How far behind the row's edge (the player's side) a standing tile's centre lies: half its thickness.
+STANDING_DEPTH = 0.35
+
+
+def stand_row(scene: Scene) -> None:
+    """Stand the concealed row and a winning tile set apart up, faces to the player, as a player shows a hand
+    without laying it down; melds and flowers stay flat. Each tile keeps its place along the row."""
+    for group in scene.groups:
+        if group["role"] in ("concealed", "winning"):
+            for i in group["tiles"]:
+                tile = scene.tiles[i]
+                tile.y += TILE_H / 2 - STANDING_DEPTH
+                tile.standing = True
 
 
 def stack_kongs(rng: np.random.Generator, shown: HandShown, share: float) -> None:

@@ -50,6 +50,10 @@ def register(sub) -> None:
                         help="scenes also show tiles in piles away from the hand: heaps turned any way, some tiles "
                              "lying on others or face down (labelled where enough of the face shows), and tiles "
                              "lying on their side (an edge shows, no face: never labelled)")
+    parser.add_argument("--standing", type=float, default=0.0, metavar="SHARE",
+                        help="this share of photos (0-1) shows the concealed row standing up, faces to the player, "
+                             "as a hand shown without laying it down, photographed low from the player's side "
+                             "(default 0)")
     parser.add_argument("--restyle", type=float, default=0.0, metavar="SHARE",
                         help="this share of photos (0-1) shows its set printed another way: other inks, bolder or "
                              "thinner strokes, a faded print, another face colour, light ink on a dark face "
@@ -78,10 +82,11 @@ def run(args) -> int:
     for flag in ("habits", "piles"):
         if args.sheet and getattr(args, flag):
             raise UsageError(f"--{flag} is for photos of hands, not calibration sheets: pass --sheet or --{flag}")
-    if not 0.0 <= args.restyle <= 1.0:
-        raise UsageError("--restyle must be a share between 0 and 1")
-    if args.restyle and (args.sheet or args.negatives):
-        raise UsageError("--restyle is for photos of hands: pass it without --sheet or --negatives")
+    for flag in ("restyle", "standing"):
+        if not 0.0 <= getattr(args, flag) <= 1.0:
+            raise UsageError(f"--{flag} must be a share between 0 and 1")
+        if getattr(args, flag) and (args.sheet or args.negatives):
+            raise UsageError(f"--{flag} is for photos of hands: pass it without --sheet or --negatives")
     if not 64 <= args.size <= 4096:
         raise UsageError("--size must be between 64 and 4096")
     if args.workers < 1:
@@ -126,7 +131,7 @@ def run(args) -> int:
                 sets = sets_of_group(art, args.set_group)
             boxes = write_dataset(args.out, args.n, args.seed, art, args.size, args.workers, progress,
                                   sets=sets, even=bool(args.set_group), habits=args.habits,
-                                  restyle=args.restyle, piles=args.piles)
+                                  restyle=args.restyle, piles=args.piles, standing=args.standing)
     except ArtError as err:
         raise UsageError(str(err)) from err
     print(f"wrote {args.n} images, {boxes} boxes, to {args.out} (data.yaml inside)")
