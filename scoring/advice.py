@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from mjlens.i18n import join, msg, pmsg
+
 from .decompose import arrangements
 from .engine import rule_module
 from .errors import HandError
@@ -139,7 +141,7 @@ def _assume_riichi(hand: Hand, facts: RuleFacts) -> tuple[Hand, list[str]]:
     if facts.rules != "riichi" or ctx.riichi or ctx.double_riichi or any(not m.concealed for m in hand.melds):
         return hand, []
     return (replace(hand, context=replace(ctx, riichi=True)),
-            ["the hand is closed: its wins are valued with riichi declared (context riichi: true)"])
+            [msg("the hand is closed: its wins are valued with riichi declared (context riichi: true)")])
 
 
 def _furiten(result: Analysis, hand: Hand, found: Waits | None, sighting: Sighting) -> None:
@@ -151,8 +153,8 @@ def _furiten(result: Analysis, hand: Hand, found: Waits | None, sighting: Sighti
     hit = [w.tile for w in found.waits if w.tile in discarded]
     result.furiten = bool(hit)
     if hit:
-        result.warnings.append(f"furiten: the hand waits on {' '.join(hit)}, which it discarded itself; it wins "
-                               "only self-drawn")
+        result.warnings.append(msg("furiten: the hand waits on {hit}, which it discarded itself; it wins only "
+                                   "self-drawn", hit=' '.join(hit)))
 
 
 def _useful(counts: list[int], melds: int, facts: RuleFacts, held: list[int], left: list[int],
@@ -182,7 +184,7 @@ def waits(hand: Hand | dict, rules: str, options: dict[str, Any] | None = None,
 
 def _warn_held_waits(result: Analysis, distance: int, found: Waits) -> None:
     if distance == 0 and not found.waits:
-        result.warnings.append("ready in shape, but every tile it waits on is one it holds four of: no tile wins")
+        result.warnings.append(msg("ready in shape, but every tile it waits on is one it holds four of: no tile wins"))
 
 
 def advise(hand: Hand | dict, rules: str, options: dict[str, Any] | None = None,
@@ -219,8 +221,8 @@ def advise(hand: Hand | dict, rules: str, options: dict[str, Any] | None = None,
         result = Analysis(facts, size, distance, wins=wins, discards=discards,
                           warnings=assumed if any(d.waits is not None for d in discards) else [])
         if wins:
-            result.warnings.append("the hand already wins: score it (mjlens score); the discards below are for "
-                                   "playing on")
+            result.warnings.append(msg("the hand already wins: score it (mjlens score); the discards below "
+                                       "are for playing on"))
         return result.to_json()
     except HandError as err:
         return invalid(rules, err)
@@ -251,42 +253,48 @@ def _codes(tiles: list[str]) -> str:
 def _own_words(d: Discard, facts: RuleFacts) -> str:
     if d.waits is not None:
         if not d.waits.waits:
-            return "leaves the hand ready in shape, but it holds every copy of what it waits on"
-        names = _codes([w.tile for w in d.waits.waits])
-        text = f"leaves the hand ready on {names}: {d.waits.tiles_left} left"
+            return msg("leaves the hand ready in shape, but it holds every copy of what it waits on")
+        words = [msg("leaves the hand ready on {tiles}: {left} left", tiles=_codes([w.tile for w in d.waits.waits]),
+                     left=d.waits.tiles_left)]
         if facts.minimum:
-            text += f", {d.waits.winning_left} of them reaching the {facts.minimum}-{facts.unit} minimum"
+            words.append(msg(", {left} of them reaching the {minimum}-{unit} minimum", left=d.waits.winning_left,
+                             minimum=facts.minimum, unit=pmsg("unit", facts.unit)))
         best = max(d.waits.waits, key=lambda w: w.best_total)
         if best.meets_minimum:
-            text += f"; pays up to {best.best_total} {facts.unit}"
-        return text
-    kinds = len(d.useful.tiles)
-    return (f"leaves the hand {d.shanten} from ready; {d.useful.left} tiles left of {kinds} kind"
-            f"{'s' if kinds != 1 else ''} bring it nearer")
+            words.append(msg("; pays up to {total} {unit}", total=best.best_total,
+                             unit=pmsg("unit", facts.unit)))
+        return join("", words)
+    said = dict(shanten=d.shanten, left=d.useful.left, kinds=len(d.useful.tiles))
+    if said["kinds"] == 1:
+        return msg("leaves the hand {shanten} from ready; {left} tiles left of {kinds} kind bring it nearer", **said)
+    return msg("leaves the hand {shanten} from ready; {left} tiles left of {kinds} kinds bring it nearer", **said)
 
 
 def _against(d: Discard, best: Discard) -> str:
     """Why ``d`` ranks below ``best``: the first thing in the ranking that differs."""
+    tile = best.tile
     if d.shanten != best.shanten:
         steps = d.shanten - best.shanten
-        return f"{steps} step{'s' if steps > 1 else ''} further from ready than discarding {best.tile}"
+        if steps == 1:
+            return msg("{steps} step further from ready than discarding {tile}", steps=steps, tile=tile)
+        return msg("{steps} steps further from ready than discarding {tile}", steps=steps, tile=tile)
     a, b = d.rank_key(), best.rank_key()
     if a[1] != b[1]:
         if d.waits is not None and best.waits is not None:
             if d.waits.winning_left != best.waits.winning_left:
-                return f"fewer winning tiles left than discarding {best.tile} ({d.waits.winning_left} against " \
-                       f"{best.waits.winning_left})"
-            return f"its wins pay less than discarding {best.tile}'s"
+                return msg("fewer winning tiles left than discarding {tile} ({left} against {best_left})",
+                           tile=tile, left=d.waits.winning_left, best_left=best.waits.winning_left)
+            return msg("its wins pay less than discarding {tile}'s", tile=tile)
         if d.useful.left != best.useful.left:
-            return f"fewer tiles bring it nearer than discarding {best.tile} ({d.useful.left} against " \
-                   f"{best.useful.left})"
-        return f"fewer kinds of tile bring it nearer than discarding {best.tile}"
+            return msg("fewer tiles bring it nearer than discarding {tile} ({left} against {best_left})",
+                       tile=tile, left=d.useful.left, best_left=best.useful.left)
+        return msg("fewer kinds of tile bring it nearer than discarding {tile}", tile=tile)
     if a[2:4] != b[2:4]:
-        return f"as good for the hand as {best.tile}, but the discards seen favour {best.tile}"
+        return msg("as good for the hand as {tile}, but the discards seen favour {tile}", tile=tile)
     if a[4] != b[4]:
-        return f"as good for the hand as {best.tile}; the text discards honours first, then edge tiles, then " \
-               f"middle ones ({DISCARD_ORDER_QUOTE})"
-    return f"as good as discarding {best.tile}"
+        return msg("as good for the hand as {tile}; the text discards honours first, then edge tiles, then middle "
+                   "ones ({quote})", tile=tile, quote=DISCARD_ORDER_QUOTE)
+    return msg("as good as discarding {tile}", tile=tile)
 
 
 def _explain(discards: list[Discard], facts: RuleFacts) -> None:
@@ -298,4 +306,4 @@ def _explain(discards: list[Discard], facts: RuleFacts) -> None:
         words += [m.says for m in d.marks]
         if d.waits is not None:
             words += [n.says for w in d.waits.waits for n in w.notes]
-        d.reason = "; ".join(words)
+        d.reason = join("; ", words)

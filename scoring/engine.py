@@ -11,6 +11,8 @@ import importlib
 from types import ModuleType
 from typing import Any
 
+from mjlens.i18n import msg
+
 from .errors import HandError
 from .hand import Hand
 from .result import ScoreResult
@@ -31,7 +33,8 @@ RIICHI_CONTEXT = ("riichi", "double_riichi", "ippatsu", "dora_indicators", "ura_
 
 def rule_module(rules: str) -> ModuleType:
     if rules not in RULE_SYSTEMS:
-        raise HandError("unknown_rules", f"unknown rule system {rules!r}; choose one of {', '.join(RULE_SYSTEMS)}")
+        raise HandError("unknown_rules", msg("unknown rule system {rules}; choose one of {RULE_SYSTEMS}",
+                                             rules=repr(rules), RULE_SYSTEMS=', '.join(RULE_SYSTEMS)))
     return importlib.import_module(RULE_SYSTEMS[rules]["module"])
 
 
@@ -45,7 +48,7 @@ def score(hand: Hand | dict, rules: str, options: dict[str, Any] | None = None) 
         if not isinstance(hand, Hand):
             hand = Hand.from_json(hand)
         if not isinstance(options, (dict, type(None))):
-            raise HandError("bad_option", "options must be a JSON object")
+            raise HandError("bad_option", msg("options must be a JSON object"))
         hand, notes = as_read_by(hand, rules)
         if hand.winning_tile is None:
             result = _best_reading(module, hand, options or {})
@@ -65,8 +68,8 @@ def as_read_by(hand: Hand, rules: str) -> tuple[Hand, list[str]]:
     if rules in RED_FIVE_SYSTEMS:
         return hand, []
     given = [key for key in RIICHI_CONTEXT if getattr(hand.context, key)]
-    notes = [f"context {', '.join(given)}: riichi only, ignored under {rules}"] if given else []
-    return hand.with_plain_fives(), notes
+    notes = [msg("context {given}: riichi only, ignored under {rules}", given=", ".join(given), rules=rules)]
+    return hand.with_plain_fives(), notes if given else []
 
 
 def _best_reading(module: ModuleType, hand: Hand, options: dict[str, Any]) -> ScoreResult:
@@ -85,8 +88,9 @@ def _best_reading(module: ModuleType, hand: Hand, options: dict[str, Any]) -> Sc
         if best is None or (result.valid, result.total) > (best.valid, best.total):
             best, best_tile = result, tile
     if best is None:
-        raise first_error or HandError("not_winning", "the tiles do not form a winning hand")
-    best.warnings.insert(0, f"winning tile unknown: scored the best reading, with {best_tile} as the winning tile")
+        raise first_error or HandError("not_winning", msg("the tiles do not form a winning hand"))
+    best.warnings.insert(0, msg("winning tile unknown: scored the best reading, with {best_tile} as the "
+                                "winning tile", best_tile=best_tile))
     best.extra["winning_tile"] = best_tile
     return best
 

@@ -10,6 +10,8 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
+from mjlens.i18n import msg
+
 from .errors import HandError
 from .tiles import COPIES_IN_SET, HAND_CODES, RED_FIVES, WIND_LETTERS, is_bonus, is_playing, plain_code, sort_key
 
@@ -94,9 +96,10 @@ class Context:
         if not self.dealer_given or self.dealer == (self.seat_wind == "E"):
             return None
         if self.dealer:
-            return (f"dealer given as true but the seat wind is {self.seat_wind}: the dealer sits East; "
-                    "scored as dealer, as given")
-        return "dealer given as false but the seat wind is E: the dealer sits East; scored as not dealer, as given"
+            return msg("dealer given as true but the seat wind is {seat_wind}: the dealer sits East; scored as "
+                       "dealer, as given", seat_wind=self.seat_wind)
+        return msg("dealer given as false but the seat wind is E: the dealer sits East; scored as not dealer, as "
+                   "given")
 
 
 _CONTEXT_TYPES = {f.name: f.type for f in fields(Context) if f.init}
@@ -158,10 +161,10 @@ class Hand:
     def from_json(cls, data: Any) -> Hand:
         """Build and structurally validate a hand from Hand JSON; raises HandError on any problem."""
         if not isinstance(data, dict):
-            raise HandError("bad_hand_json", "a hand must be a JSON object")
+            raise HandError("bad_hand_json", msg("a hand must be a JSON object"))
         unknown = set(data) - {"concealed", "melds", "winning_tile", "flowers", "context"}
         if unknown:
-            raise HandError("bad_hand_json", f"unknown hand key(s): {', '.join(sorted(unknown))}")
+            raise HandError("bad_hand_json", msg("unknown hand key(s): {unknown}", unknown=', '.join(sorted(unknown))))
         concealed = _tile_list(data.get("concealed", []), "concealed")
         melds = tuple(_meld_from_json(m, i) for i, m in enumerate(_list(data.get("melds", []), "melds")))
         winning = data.get("winning_tile")
@@ -176,7 +179,7 @@ class Hand:
 
 def _list(value: Any, where: str) -> list:
     if not isinstance(value, list):
-        raise HandError("bad_hand_json", f"'{where}' must be a list")
+        raise HandError("bad_hand_json", msg("'{where}' must be a list", where=where))
     return value
 
 
@@ -184,7 +187,8 @@ def _tile(value: Any, where: str) -> str:
     if not isinstance(value, str) or value not in HAND_CODES:
         raise HandError(
             "unknown_tile",
-            f"{value!r} in '{where}' is not a tile code (1m..9m, 1p..9p, 1s..9s, 1z..7z, 1f..8f, red fives 0m 0p 0s)"
+            msg("{value} in '{where}' is not a tile code (1m..9m, 1p..9p, 1s..9s, 1z..7z, 1f..8f, red fives "
+                "0m 0p 0s)", value=repr(value), where=where)
         )
     return value
 
@@ -195,23 +199,26 @@ def _tile_list(value: Any, where: str) -> list[str]:
 
 def _meld_from_json(data: Any, i: int) -> Meld:
     if not isinstance(data, dict):
-        raise HandError("bad_hand_json", f"meld {i} must be a JSON object")
+        raise HandError("bad_hand_json", msg("meld {i} must be a JSON object", i=i))
     unknown = set(data) - {"kind", "tiles", "concealed", "claimed", "from"}
     if unknown:
-        raise HandError("bad_hand_json", f"meld {i}: unknown key(s): {', '.join(sorted(unknown))}")
+        raise HandError("bad_hand_json", msg("meld {i}: unknown key(s): {unknown}",
+                                             i=i, unknown=', '.join(sorted(unknown))))
     kind = data.get("kind")
     if kind not in MELD_KINDS:
-        raise HandError("bad_meld", f"meld {i}: kind must be one of {', '.join(MELD_KINDS)}, not {kind!r}")
+        raise HandError("bad_meld", msg("meld {i}: kind must be one of {MELD_KINDS}, not {kind}",
+                                        i=i, MELD_KINDS=', '.join(MELD_KINDS), kind=repr(kind)))
     tiles = tuple(_tile_list(data.get("tiles", []), f"melds[{i}].tiles"))
     concealed = data.get("concealed", False)
     if not isinstance(concealed, bool):
-        raise HandError("bad_hand_json", f"meld {i}: 'concealed' must be true or false")
+        raise HandError("bad_hand_json", msg("meld {i}: 'concealed' must be true or false", i=i))
     claimed = data.get("claimed")
     if claimed is not None:
         claimed = _tile(claimed, f"melds[{i}].claimed")
     source = data.get("from")
     if source is not None and source not in MELD_SOURCES:
-        raise HandError("bad_hand_json", f"meld {i}: 'from' must be one of {', '.join(MELD_SOURCES)}")
+        raise HandError("bad_hand_json", msg("meld {i}: 'from' must be one of {MELD_SOURCES}",
+                                             i=i, MELD_SOURCES=', '.join(MELD_SOURCES)))
     meld = Meld(kind, tiles, concealed, claimed, source)
     validate_meld(meld, i)
     return meld
@@ -220,31 +227,36 @@ def _meld_from_json(data: Any, i: int) -> Meld:
 def context_from_json(data: Any) -> Context:
     """Context from a JSON object: unknown keys and wrongly typed values are ``bad_context``."""
     if not isinstance(data, dict):
-        raise HandError("bad_context", "'context' must be a JSON object")
+        raise HandError("bad_context", msg("'context' must be a JSON object"))
     unknown = set(data) - set(_CONTEXT_TYPES)
     if unknown:
         raise HandError(
-            "bad_context", f"unknown context key(s): {', '.join(sorted(unknown))}; known: {', '.join(_CONTEXT_TYPES)}"
+            "bad_context", msg("unknown context key(s): {unknown}; known: {CONTEXT_TYPES}",
+                               unknown=', '.join(sorted(unknown)), CONTEXT_TYPES=', '.join(_CONTEXT_TYPES))
         )
     values: dict[str, Any] = {}
     for key, value in data.items():
         expected = _CONTEXT_TYPES[key]
         if key in ("seat_wind", "round_wind"):
             if value not in WIND_LETTERS:
-                raise HandError("bad_context", f"'{key}' must be one of E, S, W, N, not {value!r}")
+                raise HandError("bad_context", msg("'{key}' must be one of E, S, W, N, not {value}",
+                                                   key=key, value=repr(value)))
         elif key == "dealer_streak":
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 99:
-                raise HandError("bad_context", f"'dealer_streak' must be a whole number 0..99, not {value!r}")
+                raise HandError("bad_context", msg("'dealer_streak' must be a whole number 0..99, not {value}",
+                                                   value=repr(value)))
         elif key in RIICHI_COUNTERS:
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 99:
-                raise HandError("bad_context", f"'{key}' must be a whole number 0..99, not {value!r}")
+                raise HandError("bad_context", msg("'{key}' must be a whole number 0..99, not {value}",
+                                                   key=key, value=repr(value)))
         elif key in RIICHI_INDICATORS:
             value = tuple(_indicators(value, key))
         elif key in ("declared_ready", "dealer"):
             if value is not None and not isinstance(value, bool):
-                raise HandError("bad_context", f"'{key}' must be true, false or null")
+                raise HandError("bad_context", msg("'{key}' must be true, false or null", key=key))
         elif not isinstance(value, bool):
-            raise HandError("bad_context", f"'{key}' must be true or false ({expected}), not {value!r}")
+            raise HandError("bad_context", msg("'{key}' must be true or false ({expected}), not {value}",
+                                               key=key, expected=expected, value=repr(value)))
         values[key] = value
     return Context(**values)
 
@@ -252,20 +264,23 @@ def context_from_json(data: Any) -> Context:
 def _indicators(value: Any, key: str) -> list[str]:
     """A list of indicator tiles: playing tiles (red fives too), at most ``MAX_INDICATORS``."""
     if not isinstance(value, list):
-        raise HandError("bad_context", f"'{key}' must be a list of tile codes, not {value!r}")
+        raise HandError("bad_context", msg("'{key}' must be a list of tile codes, not {value}",
+                                           key=key, value=repr(value)))
     if len(value) > MAX_INDICATORS:
-        raise HandError("bad_context", f"'{key}' holds {len(value)} tiles; a table shows at most {MAX_INDICATORS}")
+        raise HandError("bad_context", msg("'{key}' holds {n_value} tiles; a table shows at most "
+                                           "{MAX_INDICATORS}",
+                                           key=key, n_value=len(value), MAX_INDICATORS=MAX_INDICATORS))
     for v in value:
         if not isinstance(v, str) or not is_playing(v):
-            raise HandError("bad_context", f"{v!r} in '{key}' is not a playing tile code (1m..9m, 1p..9p, 1s..9s, "
-                                           "1z..7z, red fives 0m 0p 0s)")
+            raise HandError("bad_context", msg("{v} in '{key}' is not a playing tile code (1m..9m, 1p..9p, "
+                                               "1s..9s, 1z..7z, red fives 0m 0p 0s)", v=repr(v), key=key))
     return value
 
 
 def validate_meld(meld: Meld, i: int = 0) -> None:
     tiles = meld.tiles
     if any(not is_playing(t) for t in tiles):
-        raise HandError("bad_meld", f"meld {i}: bonus tiles cannot be part of a meld")
+        raise HandError("bad_meld", msg("meld {i}: bonus tiles cannot be part of a meld", i=i))
     label = "".join(tiles)
     tiles = tuple(plain_code(t) for t in tiles)  # a red five melds as a five
     if meld.kind == "chow":
@@ -277,17 +292,22 @@ def validate_meld(meld: Meld, i: int = 0) -> None:
             and [int(t[0]) for t in ordered] == list(range(int(ordered[0][0]), int(ordered[0][0]) + 3))
         )
         if not ok:
-            raise HandError("bad_meld", f"meld {i} ({label}) is not a chow: three consecutive tiles of one suit")
+            raise HandError("bad_meld", msg("meld {i} ({label}) is not a chow: three consecutive tiles of one "
+                                            "suit", i=i, label=label))
         if meld.concealed:
-            raise HandError("bad_meld", f"meld {i} ({label}): only a kong can be a concealed meld")
+            raise HandError("bad_meld", msg("meld {i} ({label}): only a kong can be a concealed meld",
+                                            i=i, label=label))
     else:
         size = 3 if meld.kind == "pung" else 4
         if len(tiles) != size or len(set(tiles)) != 1:
-            raise HandError("bad_meld", f"meld {i} ({label}) is not a {meld.kind}: {size} identical tiles")
+            raise HandError("bad_meld", msg("meld {i} ({label}) is not a {kind}: {size} identical tiles",
+                                            i=i, label=label, kind=meld.kind, size=size))
         if meld.concealed and meld.kind != "kong":
-            raise HandError("bad_meld", f"meld {i} ({label}): only a kong can be a concealed meld")
+            raise HandError("bad_meld", msg("meld {i} ({label}): only a kong can be a concealed meld",
+                                            i=i, label=label))
     if meld.claimed is not None and plain_code(meld.claimed) not in tiles:
-        raise HandError("bad_meld", f"meld {i} ({label}): claimed tile {meld.claimed} is not in the meld")
+        raise HandError("bad_meld", msg("meld {i} ({label}): claimed tile {claimed} is not in the meld",
+                                        i=i, label=label, claimed=meld.claimed))
 
 
 def validate_structure(hand: Hand) -> None:
@@ -296,20 +316,24 @@ def validate_structure(hand: Hand) -> None:
         validate_meld(meld, i)
     for t in hand.all_concealed():
         if is_bonus(t):
-            raise HandError("unknown_tile", f"bonus tile {t} belongs in 'flowers', not among the concealed tiles")
+            raise HandError("unknown_tile", msg("bonus tile {t} belongs in 'flowers', not among the concealed "
+                                                "tiles", t=t))
     # a red five is one of its five's four copies; the indicators are tiles on the table too
     indicators = hand.context.dora_indicators + hand.context.ura_indicators
     counts = Counter(plain_code(t) for t in hand.all_tiles() + list(indicators))
     over = sorted((t for t, n in counts.items() if n > COPIES_IN_SET[t]), key=sort_key)
     if over:
-        where = " between the hand and the dora indicators" if indicators else ""
-        raise HandError("too_many_copies", f"more than four copies of {', '.join(over)}{where}")
+        codes = ", ".join(over)
+        raise HandError("too_many_copies", msg("more than four copies of {over} between the hand and the dora "
+                                               "indicators", over=codes) if indicators else
+                        msg("more than four copies of {over}", over=codes))
     bonus = Counter(hand.flowers)
     dup = sorted(t for t, n in bonus.items() if n > COPIES_IN_SET[t])
     if dup:
-        raise HandError("too_many_copies", f"bonus tile(s) {', '.join(dup)} appear more than once (each exists once)")
+        raise HandError("too_many_copies", msg("bonus tile(s) {dup} appear more than once (each exists once)",
+                                               dup=', '.join(dup)))
     if hand.winning_tile is None and not hand.concealed:
-        raise HandError("tile_count", "the hand has no concealed tiles")
+        raise HandError("tile_count", msg("the hand has no concealed tiles"))
 
 
 def validate_size(hand: Hand, sizes: tuple[int, ...], system: str) -> None:
@@ -319,5 +343,6 @@ def validate_size(hand: Hand, sizes: tuple[int, ...], system: str) -> None:
         want = " or ".join(str(s) for s in sizes)
         raise HandError(
             "tile_count",
-            f"{system} hands have {want} tiles (a kong counts as three, winning tile included); this one has {size}",
+            msg("{system} hands have {want} tiles (a kong counts as three, winning tile included); this one "
+                "has {size}", system=system, want=want, size=size),
         )

@@ -10,6 +10,8 @@
 
 from __future__ import annotations
 
+from mjlens.i18n import msg
+
 from .errors import HandError
 from .hand import Context, Hand, Meld, validate_structure
 from .tiles import is_bonus, plain_code, sort_key
@@ -42,59 +44,65 @@ def _tokens(text: str, where: str) -> list[str]:
     for ch in text:
         if ch.isspace() or ch == "\ufe0e" or ch == "\ufe0f":
             if pending:
-                raise HandError("bad_notation", f"digits '{pending}' in {where} have no suit letter (m, p, s, z or f)")
+                raise HandError("bad_notation", msg("digits '{pending}' in {where} have no suit letter (m, p, "
+                                                    "s, z or f)", pending=pending, where=where))
             continue
         if ch.isdigit() and ch.isascii():
             pending += ch
         elif ch in _SUIT_DIGITS:
             if not pending:
-                raise HandError("bad_notation", f"suit letter '{ch}' in {where} has no digits before it")
+                raise HandError("bad_notation", msg("suit letter '{ch}' in {where} has no digits before it",
+                                                    ch=ch, where=where))
             for d in pending:
                 if d not in _SUIT_DIGITS[ch]:
-                    raise HandError("unknown_tile", f"'{d}{ch}' in {where} is not a tile")
+                    raise HandError("unknown_tile", msg("'{d}{ch}' in {where} is not a tile", d=d, ch=ch, where=where))
                 out.append(f"{d}{ch}")
             pending = ""
         elif ch in HONOUR_LETTERS or ch in GLYPHS:
             if pending:
-                raise HandError("bad_notation", f"digits '{pending}' in {where} have no suit letter (m, p, s, z or f)")
+                raise HandError("bad_notation", msg("digits '{pending}' in {where} have no suit letter (m, p, "
+                                                    "s, z or f)", pending=pending, where=where))
             out.append(HONOUR_LETTERS.get(ch) or GLYPHS[ch])
         elif ch in NO_TILE_GLYPHS:
-            raise HandError("bad_notation", f"{ch!r} in {where} is {NO_TILE_GLYPHS[ch]}")
+            raise HandError("bad_notation", msg("{ch} in {where} is {NO_TILE_GLYPHS}",
+                                                ch=repr(ch), where=where, NO_TILE_GLYPHS=NO_TILE_GLYPHS[ch]))
         else:
-            raise HandError("bad_notation", f"unexpected character {ch!r} in {where}")
+            raise HandError("bad_notation", msg("unexpected character {ch} in {where}", ch=repr(ch), where=where))
     if pending:
-        raise HandError("bad_notation", f"digits '{pending}' in {where} have no suit letter (m, p, s, z or f)")
+        raise HandError("bad_notation", msg("digits '{pending}' in {where} have no suit letter (m, p, s, z or "
+                                            "f)", pending=pending, where=where))
     return out
 
 
 def _meld(tiles: list[str], concealed: bool, text: str) -> Meld:
     if any(is_bonus(t) for t in tiles):
-        raise HandError("bad_meld", f"{text}: bonus tiles cannot be part of a meld")
+        raise HandError("bad_meld", msg("{text}: bonus tiles cannot be part of a meld", text=text))
     tiles = sorted(tiles, key=sort_key)
     kinds = len({plain_code(t) for t in tiles})  # a red five melds as a five: [505p] is a pung
     if concealed:
         if len(tiles) != 4 or kinds != 1:
-            raise HandError("bad_meld", f"{text}: a concealed kong in (...) is four identical tiles")
+            raise HandError("bad_meld", msg("{text}: a concealed kong in (...) is four identical tiles", text=text))
         return Meld("kong", tuple(tiles), True)
     if kinds == 1 and len(tiles) in (3, 4):
         return Meld("pung" if len(tiles) == 3 else "kong", tuple(tiles))
     if len(tiles) == 3:
         return Meld("chow", tuple(tiles))
-    raise HandError("bad_meld", f"{text} is not a chow, pung or kong")
+    raise HandError("bad_meld", msg("{text} is not a chow, pung or kong", text=text))
 
 
 def parse(text: str, context: Context | None = None) -> Hand:
     """Parse compact notation into a structurally valid Hand; raises HandError with a stable code."""
     if not isinstance(text, str) or not text.strip():
-        raise HandError("bad_notation", "the hand is empty")
+        raise HandError("bad_notation", msg("the hand is empty"))
     body, plus, winning_text = text.partition("+")
     winning: str | None = None
     if plus:
         if "+" in winning_text:
-            raise HandError("bad_notation", "only one '+' (before the winning tile) is allowed")
-        tiles = _tokens(winning_text, "the winning tile")
+            raise HandError("bad_notation", msg("only one '+' (before the winning tile) is allowed"))
+        tiles = _tokens(winning_text, msg("the winning tile"))
         if len(tiles) != 1 or is_bonus(tiles[0]):
-            raise HandError("bad_notation", f"'+{winning_text.strip()}' must name exactly one playing tile")
+            raise HandError("bad_notation", msg("'+{text}' must name exactly one playing tile",
+                                                text=winning_text.strip()))
         winning = tiles[0]
     concealed: list[str] = []
     flowers: list[str] = []
@@ -107,19 +115,20 @@ def parse(text: str, context: Context | None = None) -> Hand:
         if ch in closers:
             end = body.find(closers[ch], i + 1)
             if end < 0:
-                raise HandError("bad_notation", f"'{ch}' at position {i + 1} is never closed")
+                raise HandError("bad_notation", msg("'{ch}' at position {position} is never closed", ch=ch,
+                                                    position=i + 1))
             inner = body[i + 1 : end]
             if any(c in inner for c in "[]()"):
-                raise HandError("bad_notation", f"brackets cannot nest: {body[i:end + 1]}")
+                raise HandError("bad_notation", msg("brackets cannot nest: {body}", body=body[i:end + 1]))
             melds.append(_meld(_tokens(inner, body[i : end + 1]), ch == "(", body[i : end + 1]))
             plain += " "
             i = end + 1
         elif ch in "])":
-            raise HandError("bad_notation", f"'{ch}' at position {i + 1} closes nothing")
+            raise HandError("bad_notation", msg("'{ch}' at position {position} closes nothing", ch=ch, position=i + 1))
         else:
             plain += ch
             i += 1
-    for tile in _tokens(plain, "the hand"):
+    for tile in _tokens(plain, msg("the hand")):
         (flowers if is_bonus(tile) else concealed).append(tile)
     hand = Hand(tuple(concealed), tuple(melds), winning, tuple(flowers), context or Context())
     validate_structure(hand)

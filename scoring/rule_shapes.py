@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from mjlens.i18n import msg
+
 from .decompose import Shapes
 from .engine import rule_module
 from .errors import HandError
@@ -25,7 +27,7 @@ def rule_facts(rules: str, options: dict[str, Any] | None) -> RuleFacts:
     """The facts of ``rules`` under ``options``; raises HandError (``unknown_rules``, ``bad_option``)."""
     module = rule_module(rules)
     if not isinstance(options, (dict, type(None))):
-        raise HandError("bad_option", "options must be a JSON object")
+        raise HandError("bad_option", msg("options must be a JSON object"))
     options = options or {}
     if rules == "mcr":
         from .mcr.options import parse_options
@@ -48,8 +50,8 @@ def rule_facts(rules: str, options: dict[str, Any] | None) -> RuleFacts:
 
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
-        raise HandError("bad_option", f"unknown option(s) for cantonese: {', '.join(unknown)}; "
-                                      f"known: {', '.join(OPTIONS)}")
+        raise HandError("bad_option", msg("unknown option(s) for cantonese: {unknown}; known: {OPTIONS}",
+                                          unknown=', '.join(unknown), OPTIONS=', '.join(OPTIONS)))
     table = rules_for(options.get("house_rules"))
     return RuleFacts(rules, module.UNIT, Shapes(seven_pairs=table.seven_pairs, thirteen_orphans=True), 14,
                      table.minimum)

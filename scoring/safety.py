@@ -10,6 +10,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from mjlens.i18n import msg
+
 from .sighting import Sighting
 from .tiles import IS_WIND, PLAYING_CODES, RANK_OF, SUIT_OF, WIND_LETTERS, index, plain_code
 
@@ -55,7 +57,7 @@ def next_seat(seat: str) -> str:
 
 def _mark(key: str, seat: str | None = None, tile: str | None = None) -> Mark:
     p = principles()[key]
-    return Mark(key, p.kind, seat, p.says.format(seat=seat, tile=tile), p.quote)
+    return Mark(key, p.kind, seat, msg(p.says, seat=seat, tile=tile), p.quote)  # safety.toml's says: catalogued
 
 
 def _ranks(tiles: tuple[str, ...], suit: int) -> set[int]:

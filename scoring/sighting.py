@@ -7,6 +7,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mjlens.i18n import msg
+
 from .errors import HandError
 from .hand import Hand
 from .tiles import INDEX, WIND_LETTERS, counts_of, is_playing, sort_key
@@ -35,22 +37,23 @@ class Sighting:
         if discards is None:
             discards = {}
         if not isinstance(discards, dict):
-            raise HandError("bad_hand_json", "'discards' must be an object of seat (E, S, W, N) -> list of tiles")
+            raise HandError("bad_hand_json", msg("'discards' must be an object of seat (E, S, W, N) -> list of tiles"))
         by_seat = {}
         for seat, tiles in discards.items():
             if seat not in WIND_LETTERS:
-                raise HandError("bad_hand_json", f"'discards' seat must be one of E, S, W, N, not {seat!r}")
+                raise HandError("bad_hand_json", msg("'discards' seat must be one of E, S, W, N, not {seat}",
+                                                     seat=repr(seat)))
             by_seat[seat] = tuple(_tiles(tiles, f"discards.{seat}"))
         return cls(tuple(seen_tiles), by_seat)
 
 
 def _tiles(value: Any, where: str) -> list[str]:
     if not isinstance(value, list):
-        raise HandError("bad_hand_json", f"'{where}' must be a list of tile codes")
+        raise HandError("bad_hand_json", msg("'{where}' must be a list of tile codes", where=where))
     for v in value:
         if not isinstance(v, str) or not is_playing(v):
-            raise HandError("unknown_tile", f"{v!r} in '{where}' is not a playing tile code (1m..9m, 1p..9p, "
-                                            "1s..9s, 1z..7z)")
+            raise HandError("unknown_tile", msg("{v} in '{where}' is not a playing tile code (1m..9m, 1p..9p, "
+                                                "1s..9s, 1z..7z)", v=repr(v), where=where))
     return list(value)
 
 
@@ -64,8 +67,8 @@ def left_counts(hand: Hand, sighting: Sighting) -> list[int]:
     used = [a + b for a, b in zip(held_counts(hand), counts_of(sighting.all_tiles()), strict=True)]
     over = sorted((code for code, i in INDEX.items() if used[i] > 4), key=sort_key)
     if over:
-        raise HandError("too_many_copies", f"more than four copies of {', '.join(over)} between the hand and the "
-                                           "tiles seen")
+        raise HandError("too_many_copies", msg("more than four copies of {over} between the hand and the "
+                                               "tiles seen", over=', '.join(over)))
     return [4 - n for n in used]
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from mjlens.i18n import msg
+
 from .decompose import Group, arrangements, meld_group
 from .engine import RED_FIVE_SYSTEMS, score
 from .errors import HandError
@@ -71,8 +73,9 @@ def check_size(hand: Hand, facts: RuleFacts, sizes: tuple[int, ...], question: s
     size = hand.effective_size()
     if size not in sizes:
         want = " or ".join(str(s) for s in sizes)
-        raise HandError("tile_count", f"{question} takes a hand of {want} tiles under {facts.rules} (a kong counts "
-                                      f"as three); this one has {size}")
+        raise HandError("tile_count", msg("{question} takes a hand of {want} tiles under {rules} (a kong "
+                                          "counts as three); this one has {size}",
+                                          question=question, want=want, rules=facts.rules, size=size))
     return size
 
 

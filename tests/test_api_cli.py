@@ -48,7 +48,7 @@ def test_photo_json_is_the_same_object_as_the_api(fake, photo, capsys):
 def test_photo_readable_output(fake, photo, capsys):
     assert main(["photo", str(photo), "--rules", "cantonese", "--lang", "zh"]) == 0
     out = capsys.readouterr().out
-    assert "table.jpg" in out and "14 tiles" in out and "總計" in out
+    assert "table.jpg" in out and "14 張牌" in out and "總計" in out
 
 
 @pytest.mark.parametrize("argv, message", [

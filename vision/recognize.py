@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from mjlens.i18n import msg
 from mjlens.scoring.tiles import RED_FIVES, plain_code
 from mjlens.vision.detection import Detection
 from mjlens.vision.hand.layout import FACE_DOWN_KONG, assemble
@@ -22,8 +23,8 @@ from mjlens.vision.runtime.decode import DecodedImage, ImageError, load_image
 from mjlens.vision.runtime.detector import Detector
 
 #: A recognizer made without the layout step (``_assemble = None``) lists the tiles alone and says so.
-NO_LAYOUT_WARNING = "the layout step is not available in this build: tiles are listed without a hand"
-NO_TILES_WARNING = "no tiles were found in the photo"
+NO_LAYOUT_WARNING = msg("the layout step is not available in this build: tiles are listed without a hand")
+NO_TILES_WARNING = msg("no tiles were found in the photo")
 
 
 def reading_order(detections: Sequence[Detection]) -> list[Detection]:
@@ -59,7 +60,7 @@ class Recognizer:
         try:
             data = path.read_bytes()
         except IsADirectoryError:
-            raise ImageError("not_an_image", f"{path} is a directory") from None
+            raise ImageError("not_an_image", msg("{path} is a directory", path=path)) from None
         return self.recognize(data, path.name)
 
     def recognize_image(self, image: DecodedImage, name: str) -> dict[str, Any]:

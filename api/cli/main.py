@@ -109,7 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except UsageError as err:
-        print(f"mjlens {args.command}: {err}", file=sys.stderr)
+        from mjlens.i18n import say
+
+        print(f"mjlens {args.command}: {say(err.args[0] if err.args else str(err), getattr(args, 'lang', 'en'))}",
+              file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("mjlens: interrupted", file=sys.stderr)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from mjlens.i18n import msg
 from mjlens.scoring.engine import rule_module, score
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import context_from_json
@@ -89,8 +90,8 @@ def check_kongs(kongs: Sequence[str]) -> None:
     """Each answer to a concealed kong of four backs must be a playing tile's code (HandError ``bad_kong``)."""
     wrong = [code for code in kongs if not is_playing(code)]
     if wrong:
-        raise HandError("bad_kong", f"a kong's tile is a playing tile's code (1m..9m, 1p..9p, 1s..9s, 1z..7z), "
-                                    f"not {', '.join(repr(code) for code in wrong)}")
+        raise HandError("bad_kong", msg("a kong's tile is a playing tile's code (1m..9m, 1p..9p, 1s..9s, "
+                                        "1z..7z), not {wrong}", wrong=', '.join(repr(code) for code in wrong)))
 
 
 def with_kongs(recognition: dict[str, Any], kongs: Sequence[str]) -> dict[str, Any]:
@@ -114,7 +115,7 @@ def photo_score_result(recognition: dict[str, Any], rules: str, context: dict[st
         return recognition, ScoreResult.invalid(rules, HandError(FACE_DOWN_KONG, asked[0]))
     if not hand:
         return recognition, ScoreResult.invalid(rules, HandError(
-            "tile_count", "no hand could be assembled from the photo; correct the tiles and score again"))
+            "tile_count", msg("no hand could be assembled from the photo; correct the tiles and score again")))
     # a photo cannot show who is dealer: the reading's `dealer` is only its default seat's, so the seat given (or
     # `dealer` given) decides, as for a typed hand
     read = {k: v for k, v in (hand.get("context") or {}).items() if k != "dealer"}

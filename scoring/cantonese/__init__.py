@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from mjlens.i18n import join, msg
 from mjlens.scoring.decompose import Arrangement, Shapes, arrangements, meld_group
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import Context, Hand, validate_size, validate_structure
@@ -63,21 +64,21 @@ def _check_context(hand: Hand) -> None:
     named = [k for k, v in first_go.items() if v]
     problems = []
     if len(named) > 1:
-        problems.append(f"{' and '.join(named)} cannot both hold")
+        problems.append(msg("{named} cannot both hold", named=" and ".join(named)))
     if ctx.heavenly and not ctx.dealer:
-        problems.append("天和 (heavenly) is the dealer's win")
+        problems.append(msg("天和 (heavenly) is the dealer's win"))
     if (ctx.earthly or ctx.human) and ctx.dealer:
-        problems.append("地和/人和 (earthly/human) are wins of a player who is not the dealer")
+        problems.append(msg("地和/人和 (earthly/human) are wins of a player who is not the dealer"))
     if ctx.human and ctx.self_drawn:
-        problems.append("人和 (human) is a win on a discard, not self-drawn")
+        problems.append(msg("人和 (human) is a win on a discard, not self-drawn"))
     if named and hand.melds:
-        problems.append("天和/地和/人和 hands have no melds (any chow, pung or kong before it voids them)")
+        problems.append(msg("天和/地和/人和 hands have no melds (any chow, pung or kong before it voids them)"))
     if ctx.robbing_kong and ctx.kong_replacement:
-        problems.append("a win cannot both rob a kong and be on a kong replacement tile")
+        problems.append(msg("a win cannot both rob a kong and be on a kong replacement tile"))
     if ctx.kong_replacement and not any(m.kind == "kong" for m in hand.melds):
-        problems.append("a win on a kong replacement tile (杠上開花) needs a kong in the hand")
+        problems.append(msg("a win on a kong replacement tile (杠上開花) needs a kong in the hand"))
     if problems:
-        raise HandError("bad_context", "; ".join(problems))
+        raise HandError("bad_context", join("; ", problems))
 
 
 def _check_robbed_tile(hand: Hand, warnings: list[str]) -> Hand:
@@ -89,7 +90,7 @@ def _check_robbed_tile(hand: Hand, warnings: list[str]) -> Hand:
     if not hand.context.robbing_kong or tile is None:
         return hand
     if tile in hand.concealed or any(tile in m.tiles for m in hand.melds):
-        warnings.append(f"robbing the kong of {tile} is impossible while holding one: 搶杠 not counted")
+        warnings.append(msg("robbing the kong of {tile} is impossible while holding one: 搶杠 not counted", tile=tile))
         return replace(hand, context=replace(hand.context, robbing_kong=False))
     return hand
 
@@ -148,8 +149,8 @@ def _value(hand: Hand, arrangement: Arrangement, rules: Rules, floors: list[str]
 def _check_options(options: dict[str, Any]) -> None:
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
-        raise HandError("bad_option", f"unknown option(s) for cantonese: {', '.join(unknown)}; "
-                                      f"known: {', '.join(OPTIONS)}")
+        raise HandError("bad_option", msg("unknown option(s) for cantonese: {unknown}; known: {OPTIONS}",
+                                          unknown=', '.join(unknown), OPTIONS=', '.join(OPTIONS)))
 
 
 def score_hand(hand: Hand, options: dict) -> ScoreResult:
@@ -160,7 +161,7 @@ def score_hand(hand: Hand, options: dict) -> ScoreResult:
     validate_size(hand, (14,), NAME)
     _check_context(hand)
     if "kong_feeder" in options and not any(m.kind == "kong" and not m.concealed for m in hand.melds):
-        raise HandError("bad_option", "'kong_feeder' (杠上開花包杠) needs an exposed kong made from a discard")
+        raise HandError("bad_option", msg("'kong_feeder' (杠上開花包杠) needs an exposed kong made from a discard"))
     warnings: list[str] = []
     hand = _check_robbed_tile(hand, warnings)
     who = payers(hand.context, _self_drawn(hand.context), options, warnings)
@@ -168,14 +169,16 @@ def score_hand(hand: Hand, options: dict) -> ScoreResult:
     readings = arrangements(tuple(counts_of(hand.all_concealed())), melds,
                             Shapes(seven_pairs=rules.seven_pairs, thirteen_orphans=True))
     if not readings:
-        raise HandError("not_winning", "the tiles do not form a winning hand (four sets and a pair"
-                                       f"{', seven pairs' if rules.seven_pairs else ''} or thirteen orphans)")
+        raise HandError("not_winning", msg("the tiles do not form a winning hand (four sets and a pair, seven "
+                                           "pairs or thirteen orphans)") if rules.seven_pairs else
+                        msg("the tiles do not form a winning hand (four sets and a pair or thirteen orphans)"))
     floors = _floors(hand, options)
     best = max((_value(hand, a, rules, floors) for a in readings), key=lambda v: v.rank)
     if hand.flowers:
-        warnings.append("bonus tiles carry no 番 in 雞平和 (played with 136 tiles, no flowers): ignored")
+        warnings.append(msg("bonus tiles carry no 番 in 雞平和 (played with 136 tiles, no flowers): ignored"))
     if best.capped_from is not None:
-        warnings.append(f"爆和: the items add up to {best.capped_from} 番, capped at {rules.cap}")
+        warnings.append(msg("爆和: the items add up to {capped_from} 番, capped at {cap}",
+                            capped_from=best.capped_from, cap=rules.cap))
     points = 2 ** best.total
     result = ScoreResult(
         rules=NAME, total=best.total, unit=UNIT, items=best.items, excluded=best.excluded,
@@ -191,8 +194,8 @@ def score_hand(hand: Hand, options: dict) -> ScoreResult:
         result.extra["house_rules"] = rules.overrides
     if best.total < rules.minimum:
         result.valid = False
-        result.error = HandError("below_minimum", f"the hand is worth {best.total} 番; "
-                                                  f"the house minimum (起糊) is {rules.minimum}")
+        result.error = HandError("below_minimum", msg("the hand is worth {total} 番; the house minimum (起糊) is "
+                                                      "{minimum}", total=best.total, minimum=rules.minimum))
         return result
     result.settlement = settlement(who, points, rules.discard_multiplier, rules.self_drawn_multiplier)
     _note_liability(result, who, hand)
@@ -208,8 +211,8 @@ def _note_liability(result: ScoreResult, who: Payers, hand: Hand) -> None:
         exposed = sum(1 for m in hand.melds if not m.concealed)
         keys = {i.key for i in result.items} | {e.key for e in result.excluded}
         if exposed < 4 and not keys & {"big_winds", "big_dragons"}:
-            result.warnings.append("包自摸 is for a hand with twelve tiles laid down (four exposed melds) or "
-                                   "大四喜/大三元 fed by the last set; this hand has neither")
+            result.warnings.append(msg("包自摸 is for a hand with twelve tiles laid down (four exposed melds) or "
+                                       "大四喜/大三元 fed by the last set; this hand has neither"))
 
 
 def catalog() -> list[dict]:

@@ -14,6 +14,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from mjlens.i18n import msg
 from mjlens.scoring.errors import HandError
 
 KINDS = ("base", "addition", "limit", "floor")
@@ -83,13 +84,15 @@ def default_rules() -> Rules:
 
 def _checked(section: str, key: str, value: Any, spec: tuple[type, int, int]) -> Any:
     kind, low, high = spec
-    where = f"house rule [{section}] {key}"
+    where = msg("house rule [{section}] {key}", section=section, key=key)
     if kind is bool:
         if not isinstance(value, bool):
-            raise HandError("bad_option", f"{where} must be true or false, not {value!r}")
+            raise HandError("bad_option", msg("{where} must be true or false, not {value}",
+                                              where=where, value=repr(value)))
         return value
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise HandError("bad_option", f"{where} must be a whole number {low}..{high}, not {value!r}")
+        raise HandError("bad_option", msg("{where} must be a whole number {low}..{high}, not {value}",
+                                          where=where, low=low, high=high, value=repr(value)))
     return value
 
 
@@ -99,31 +102,32 @@ def rules_for(house: Any) -> Rules:
     if house is None:
         return base
     if not isinstance(house, dict):
-        raise HandError("bad_option", "house_rules must be a table of [rules], [values] and [settlement]")
+        raise HandError("bad_option", msg("house_rules must be a table of [rules], [values] and [settlement]"))
     unknown = sorted(set(house) - set(HOUSE_SECTIONS))
     if unknown:
-        raise HandError("bad_option", f"unknown house-rule section(s) {', '.join(unknown)}; "
-                                      f"known: {', '.join(HOUSE_SECTIONS)}")
+        raise HandError("bad_option", msg("unknown house-rule section(s) {unknown}; known: {HOUSE_SECTIONS}",
+                                          unknown=', '.join(unknown), HOUSE_SECTIONS=', '.join(HOUSE_SECTIONS)))
     changes: dict[str, Any] = {}
     items = dict(base.items)
     for section in HOUSE_SECTIONS:
         table = house.get(section, {})
         if not isinstance(table, dict):
-            raise HandError("bad_option", f"house rule [{section}] must be a table of key = value")
+            raise HandError("bad_option", msg("house rule [{section}] must be a table of key = value",
+                                              section=section))
         if section == "values":
             valued = sorted(k for k, d in base.items.items() if d.kind != "floor")
             for key, value in table.items():
                 if key not in valued:
-                    raise HandError("bad_option", f"unknown item {key!r} in house rule [values]; "
-                                                  f"known: {', '.join(valued)}")
+                    raise HandError("bad_option", msg("unknown item {key} in house rule [values]; known: "
+                                                      "{valued}", key=repr(key), valued=', '.join(valued)))
                 value = _checked(section, key, value, (int, 0, MAX_FAN))
                 items[key] = replace(base.items[key], value=value)
             continue
         specs = RULE_KEYS if section == "rules" else SETTLEMENT_KEYS
         for key, value in table.items():
             if key not in specs:
-                raise HandError("bad_option", f"unknown key {key!r} in house rule [{section}]; "
-                                              f"known: {', '.join(specs)}")
+                raise HandError("bad_option", msg("unknown key {key} in house rule [{section}]; known: {specs}",
+                                                  key=repr(key), section=section, specs=', '.join(specs)))
             changes[key] = _checked(section, key, value, specs[key])
     return Rules(
         items=items,

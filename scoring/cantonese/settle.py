@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from mjlens.i18n import msg
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import Context
 from mjlens.scoring.result import ScoreResult
@@ -39,7 +40,8 @@ class Payers:
 
 def _seat(value: Any, key: str) -> str:
     if value not in WIND_LETTERS:
-        raise HandError("bad_option", f"option {key!r} must be a seat E, S, W or N, not {value!r}")
+        raise HandError("bad_option", msg("option {key} must be a seat E, S, W or N, not {value}",
+                                          key=repr(key), value=repr(value)))
     return value
 
 
@@ -54,21 +56,24 @@ def payers(ctx: Context, self_drawn: bool, options: dict[str, Any], warnings: li
     seats = {k: _seat(options[k], k) for k in ("discarder", "liable", "kong_feeder") if k in options}
     for key, seat in seats.items():
         if seat == winner:
-            raise HandError("bad_option", f"option {key!r} names the winner's own seat {seat}")
+            raise HandError("bad_option", msg("option {key} names the winner's own seat {seat}",
+                                              key=repr(key), seat=seat))
     others = _other_winners(options.get("other_winners", []))
     if "liable" in seats and "kong_feeder" in seats:
-        raise HandError("bad_option", "give 'liable' (包自摸) or 'kong_feeder' (杠上開花包杠), not both: one seat pays")
+        raise HandError("bad_option",
+                        msg("give 'liable' (包自摸) or 'kong_feeder' (杠上開花包杠), not both: one seat pays"))
     if "kong_feeder" in seats and not ctx.kong_replacement:
-        raise HandError("bad_option", "'kong_feeder' applies only to a win on a kong replacement tile (杠上開花)")
+        raise HandError("bad_option", msg("'kong_feeder' applies only to a win on a kong replacement tile (杠上開花)"))
     discard_like = not self_drawn or ctx.robbing_kong
     if "liable" in seats and not self_drawn:
-        raise HandError("bad_option", "'liable' (包自摸) applies only to a self-drawn win")
+        raise HandError("bad_option", msg("'liable' (包自摸) applies only to a self-drawn win"))
     if ctx.robbing_kong and ("liable" in seats or "kong_feeder" in seats):
-        raise HandError("bad_option", "in 搶杠 the robbed player (option 'discarder') pays; 'liable' does not apply")
+        raise HandError("bad_option", msg("in 搶杠 the robbed player (option 'discarder') pays; 'liable' does "
+                                          "not apply"))
     if not discard_like and "discarder" in seats:
-        raise HandError("bad_option", "a self-drawn win has no discarder; for 包自摸 use option 'liable'")
+        raise HandError("bad_option", msg("a self-drawn win has no discarder; for 包自摸 use option 'liable'"))
     if others and not discard_like:
-        raise HandError("bad_option", "'other_winners' (一炮多響) applies only to a win on a discard")
+        raise HandError("bad_option", msg("'other_winners' (一炮多響) applies only to a win on a discard"))
     if not discard_like:
         pays_all = seats.get("liable") or seats.get("kong_feeder")
         why = "liable" if "liable" in seats else "kong_feeder" if pays_all else None
@@ -76,10 +81,11 @@ def payers(ctx: Context, self_drawn: bool, options: dict[str, Any], warnings: li
     discarder = seats.get("discarder")
     if discarder is None:
         discarder = previous_seat(winner)
-        who = "the robbed player" if ctx.robbing_kong else "the discarder"
-        warnings.append(f"{who} was not given (option 'discarder'): assumed {discarder}, the seat before {winner}")
+        who = msg("the robbed player") if ctx.robbing_kong else msg("the discarder")
+        warnings.append(msg("{who} was not given (option 'discarder'): assumed {discarder}, the seat before "
+                            "{winner}", who=who, discarder=discarder, winner=winner))
     if winner in others or discarder in others:
-        raise HandError("bad_option", "'other_winners' must not include the winner or the discarder")
+        raise HandError("bad_option", msg("'other_winners' must not include the winner or the discarder"))
     if ctx.robbing_kong:
         return Payers(winner, True, discarder, pays_all=discarder, liability="robbing_kong", other_winners=others)
     return Payers(winner, False, discarder, other_winners=others)
@@ -89,10 +95,11 @@ def _other_winners(value: Any) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise HandError("bad_option", "'other_winners' must be a list of seats, e.g. [\"S\", \"W\"]")
+        raise HandError("bad_option", msg("'other_winners' must be a list of seats, e.g. [\"S\", \"W\"]"))
     seats = tuple(_seat(v, "other_winners") for v in value)
     if len(set(seats)) != len(seats) or len(seats) > 2:
-        raise HandError("bad_option", "'other_winners' lists at most two different seats (一炮三響 is three winners)")
+        raise HandError("bad_option",
+                        msg("'other_winners' lists at most two different seats (一炮三響 is three winners)"))
     return seats
 
 
@@ -119,7 +126,7 @@ def settle_together(results: Iterable[ScoreResult]) -> dict[str, int]:
     total = dict.fromkeys(WIND_LETTERS, 0)
     for result in results:
         if not result.valid:
-            raise HandError("bad_option", "only valid results can be settled together")
+            raise HandError("bad_option", msg("only valid results can be settled together"))
         for seat, amount in result.settlement.items():
             total[seat] += amount
     return total

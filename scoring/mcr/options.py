@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from mjlens.i18n import msg
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.tiles import WIND_LETTERS
 
@@ -39,18 +40,23 @@ def parse_options(options: dict[str, Any] | None) -> Options:
     merged, house = _flatten(options or {})
     for key, value in merged.items():
         if key not in KNOWN and key in house:
-            raise HandError("bad_option", f"unknown mcr house rule {key!r}: an mcr house-rule file holds option keys "
-                                          f"at its top level: {', '.join(KNOWN)}")
+            raise HandError("bad_option", msg("unknown mcr house rule {key}: an mcr house-rule file holds "
+                                              "option keys at its top level: {KNOWN}",
+                                              key=repr(key), KNOWN=', '.join(KNOWN)))
         if key not in KNOWN:
-            raise HandError("bad_option", f"unknown mcr option {key!r}; known: {', '.join(KNOWN)}")
+            raise HandError("bad_option", msg("unknown mcr option {key}; known: {KNOWN}",
+                                              key=repr(key), KNOWN=', '.join(KNOWN)))
         if key == "discarder":
             if value is not None and value not in WIND_LETTERS:
-                raise HandError("bad_option", f"'discarder' must be one of E, S, W, N, not {value!r}")
+                raise HandError("bad_option", msg("'discarder' must be one of E, S, W, N, not {value}",
+                                                  value=repr(value)))
         elif key == "minimum":
             if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 88:
-                raise HandError("bad_option", f"'minimum' must be a whole number 0..88, not {value!r}")
+                raise HandError("bad_option", msg("'minimum' must be a whole number 0..88, not {value}",
+                                                  value=repr(value)))
         elif not isinstance(value, bool):
-            raise HandError("bad_option", f"{key!r} must be true or false, not {value!r}")
+            raise HandError("bad_option", msg("{key} must be true or false, not {value}",
+                                              key=repr(key), value=repr(value)))
         values[key] = value
     return Options(**values)
 
@@ -58,11 +64,11 @@ def parse_options(options: dict[str, Any] | None) -> Options:
 def _flatten(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     """Options with a ``house_rules`` table merged in (explicit options win), and that table."""
     if not isinstance(options, dict):
-        raise HandError("bad_option", "options must be a JSON object")
+        raise HandError("bad_option", msg("options must be a JSON object"))
     out = dict(options)
     house = out.pop("house_rules", None)
     if house is None:
         return out, {}
     if not isinstance(house, dict):
-        raise HandError("bad_option", "'house_rules' must be a table of options")
+        raise HandError("bad_option", msg("'house_rules' must be a table of options"))
     return {**house, **out}, house

@@ -7,6 +7,7 @@ resolve the same way (the order pymahjonggb uses, which keeps the items of both 
 
 from __future__ import annotations
 
+from mjlens.i18n import msg
 from mjlens.scoring.decompose import KNITTED_STRAIGHT, SEVEN_PAIRS, STANDARD, Arrangement, Shapes, arrangements
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import Hand, validate_size
@@ -168,8 +169,9 @@ def _order_key(arr: Arrangement) -> tuple:
 def best_reading(view: HandView, opts: Options) -> tuple[Arrangement, Tally, ExcludedList]:
     found = arrangements(view.counts, view.meld_groups, SHAPES)
     if not found:
-        raise HandError("not_winning", "the tiles do not form a winning hand (four sets and a pair, seven pairs, "
-                                       "thirteen orphans, honours and knitted tiles, or a knitted straight)")
+        raise HandError("not_winning", msg("the tiles do not form a winning hand (four sets and a pair, seven "
+                                           "pairs, thirteen orphans, honours and knitted tiles, or a knitted "
+                                           "straight)"))
     found.sort(key=_order_key)
     knitted = [a for a in found if a.shape == KNITTED_STRAIGHT]
     if knitted:  # a knitted straight hand has no other reading
@@ -201,11 +203,13 @@ def score_hand(hand: Hand, options: dict) -> ScoreResult:
     opts = parse_options(options)
     validate_size(hand, (14,), "mcr")
     if hand.winning_tile is None:
-        raise HandError("bad_hand_json", "mcr.score_hand needs the winning tile (scoring.engine.score tries each)")
+        raise HandError("bad_hand_json", msg("mcr.score_hand needs the winning tile (scoring.engine.score "
+                                             "tries each)"))
     if opts.discarder is not None and (hand.context.self_drawn or hand.context.kong_replacement):
-        raise HandError("bad_option", "'discarder' was given, but the hand was self-drawn")
+        raise HandError("bad_option", msg("'discarder' was given, but the hand was self-drawn"))
     if opts.discarder is not None and opts.discarder == hand.context.seat_wind:
-        raise HandError("bad_option", f"the discarder ({opts.discarder}) cannot be the winner's own seat")
+        raise HandError("bad_option", msg("the discarder ({discarder}) cannot be the winner's own seat",
+                                          discarder=opts.discarder))
     view = build_view(hand, opts.count_dead_waits)
     arr, tally, excluded = best_reading(view, opts)
     items = [Item(k, BY_KEY[k].name_zh, BY_KEY[k].name_en, BY_KEY[k].value, n)
@@ -223,8 +227,9 @@ def score_hand(hand: Hand, options: dict) -> ScoreResult:
     )
     if fan_total < opts.minimum:
         result.valid = False
-        result.error = HandError("below_minimum", f"the hand is worth {fan_total} fan without flowers; "
-                                                  f"Chinese Official rules need {opts.minimum} to win")
+        result.error = HandError("below_minimum", msg("the hand is worth {fan_total} fan without flowers; "
+                                                      "Chinese Official rules need {minimum} to win",
+                                                      fan_total=fan_total, minimum=opts.minimum))
         return result
     winner = hand.context.seat_wind
     discarder = None
@@ -232,7 +237,7 @@ def score_hand(hand: Hand, options: dict) -> ScoreResult:
         discarder = opts.discarder
         if discarder is None:
             discarder = previous_seat(winner)
-            result.warnings.append(f"discarder not given: assumed the player before the winner ({discarder}); "
-                                   "set the option 'discarder' to change it")
+            result.warnings.append(msg("discarder not given: assumed the player before the winner "
+                                       "({discarder}); set the option 'discarder' to change it", discarder=discarder))
     result.settlement = settle(total, winner, view.self_drawn, discarder)
     return result

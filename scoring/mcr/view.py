@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from mjlens.i18n import msg
 from mjlens.scoring.decompose import Group, meld_group
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import Hand, validate_structure
@@ -138,29 +139,31 @@ def build_view(hand: Hand, dead_waits: bool) -> HandView:
     except KeyError:
         # Not a well-formed hand (possible for a Hand built in code): the shared checks say exactly why.
         validate_structure(hand)
-        raise HandError("bad_hand_json", "the hand is not well formed") from None
+        raise HandError("bad_hand_json", msg("the hand is not well formed")) from None
     if ctx.robbing_kong and (ctx.self_drawn or ctx.kong_replacement):
-        raise HandError("bad_context", "robbing a kong is a win on another player's tile: it cannot be self-drawn "
-                                       "or a kong replacement")
+        raise HandError("bad_context", msg("robbing a kong is a win on another player's tile: it cannot be "
+                                           "self-drawn or a kong replacement"))
     warnings: list[str] = []
     self_drawn = ctx.self_drawn
     if ctx.kong_replacement and not self_drawn:
-        warnings.append("a kong replacement tile is drawn by the winner: counted as self-drawn")
+        warnings.append(msg("a kong replacement tile is drawn by the winner: counted as self-drawn"))
         self_drawn = True
     about_kong = ctx.kong_replacement or ctx.robbing_kong
     if ctx.kong_replacement and not any(m.kind == "kong" for m in hand.melds):
-        warnings.append("won on a kong replacement tile, but the hand shows no kong: 槓上開花 not counted")
+        warnings.append(msg("won on a kong replacement tile, but the hand shows no kong: 槓上開花 not counted"))
         about_kong = False
     if ctx.robbing_kong and (standing[win] or in_melds[win]):
-        warnings.append(f"robbing the kong of {hand.winning_tile} is impossible while holding one: 搶槓和 not counted")
+        warnings.append(msg("robbing the kong of {winning_tile} is impossible while holding one: 搶槓和 not "
+                            "counted", winning_tile=hand.winning_tile))
         about_kong = False
     last_of_kind = ctx.last_of_kind
     if last_of_kind and standing[win]:
-        warnings.append(f"{hand.winning_tile} cannot be the last of its kind when the hand already holds one: "
-                        "和絕張 not counted")
+        warnings.append(msg("{winning_tile} cannot be the last of its kind when the hand already holds one: "
+                            "和絕張 not counted", winning_tile=hand.winning_tile))
         last_of_kind = False
     if in_melds[win] == 3 and not last_of_kind:
-        warnings.append(f"the melds show three {hand.winning_tile}: the winning tile is the last of its kind (和絕張)")
+        warnings.append(msg("the melds show three {winning_tile}: the winning tile is the last of its kind "
+                            "(和絕張)", winning_tile=hand.winning_tile))
         last_of_kind = True
     return HandView(
         counts=tuple(counts), standing=tuple(standing), all_counts=tuple(all_counts), meld_groups=tuple(groups),

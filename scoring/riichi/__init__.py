@@ -16,6 +16,7 @@ from mahjong.hand_calculating.hand import HandCalculator
 from mahjong.hand_calculating.hand_response import HandResponse
 from mahjong.hand_calculating.yaku_config import YakuConfig
 
+from mjlens.i18n import msg
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import Hand, validate_size, validate_structure
 from mjlens.scoring.result import Item, ScoreResult
@@ -39,30 +40,30 @@ __all__ = ["NAME", "OPTIONS", "UNIT", "catalog", "score_hand"]
 
 #: `mahjong`'s refusals of a context that cannot happen, in words.
 CONTEXT_ERRORS = {
-    HandCalculator.ERR_OPEN_HAND_RIICHI: "riichi is declared with a closed hand: this one has open melds",
-    HandCalculator.ERR_OPEN_HAND_DABURI: "double riichi is declared with a closed hand: this one has open melds",
-    HandCalculator.ERR_IPPATSU_WITHOUT_RIICHI: "ippatsu needs riichi or double riichi",
-    HandCalculator.ERR_CHANKAN_WITH_TSUMO: "robbing a kan (chankan) is a win on another player's tile, not "
-                                           "self-drawn",
-    HandCalculator.ERR_RINSHAN_WITHOUT_TSUMO: "a win on a kan replacement tile (rinshan) is self-drawn",
-    HandCalculator.ERR_HAITEI_WITHOUT_TSUMO: "a guard: haitei is the last tile drawn",
-    HandCalculator.ERR_HOUTEI_WITH_TSUMO: "a guard: houtei is the last tile discarded",
-    HandCalculator.ERR_HAITEI_WITH_RINSHAN: "the last tile of the wall (haitei) cannot be a kan replacement tile",
-    HandCalculator.ERR_HOUTEI_WITH_CHANKAN: "the last discard (houtei) cannot be a robbed kan",
-    HandCalculator.ERR_TENHOU_NOT_AS_DEALER: "blessing of heaven (tenhou, heavenly) is the dealer's win",
-    HandCalculator.ERR_TENHOU_WITHOUT_TSUMO: "blessing of heaven (tenhou, heavenly) is self-drawn",
-    HandCalculator.ERR_TENHOU_WITH_MELD: "blessing of heaven (tenhou, heavenly) is won with no melds",
-    HandCalculator.ERR_CHIIHOU_AS_DEALER: "blessing of earth (chiihou, earthly) is a win of a player who is not "
-                                          "dealer",
-    HandCalculator.ERR_CHIIHOU_WITHOUT_TSUMO: "blessing of earth (chiihou, earthly) is self-drawn",
-    HandCalculator.ERR_CHIIHOU_WITH_MELD: "blessing of earth (chiihou, earthly) is won with no melds",
-    HandCalculator.ERR_RENHOU_AS_DEALER: "blessing of man (renhou, human) is a win of a player who is not dealer",
-    HandCalculator.ERR_RENHOU_WITH_TSUMO: "blessing of man (renhou, human) is a win on a discard",
-    HandCalculator.ERR_RENHOU_WITH_MELD: "blessing of man (renhou, human) is won with no melds",
+    HandCalculator.ERR_OPEN_HAND_RIICHI: msg("riichi is declared with a closed hand: this one has open melds"),
+    HandCalculator.ERR_OPEN_HAND_DABURI: msg("double riichi is declared with a closed hand: this one has open melds"),
+    HandCalculator.ERR_IPPATSU_WITHOUT_RIICHI: msg("ippatsu needs riichi or double riichi"),
+    HandCalculator.ERR_CHANKAN_WITH_TSUMO: msg("robbing a kan (chankan) is a win on another player's tile, not "
+                                           "self-drawn"),
+    HandCalculator.ERR_RINSHAN_WITHOUT_TSUMO: msg("a win on a kan replacement tile (rinshan) is self-drawn"),
+    HandCalculator.ERR_HAITEI_WITHOUT_TSUMO: msg("a guard: haitei is the last tile drawn"),
+    HandCalculator.ERR_HOUTEI_WITH_TSUMO: msg("a guard: houtei is the last tile discarded"),
+    HandCalculator.ERR_HAITEI_WITH_RINSHAN: msg("the last tile of the wall (haitei) cannot be a kan replacement tile"),
+    HandCalculator.ERR_HOUTEI_WITH_CHANKAN: msg("the last discard (houtei) cannot be a robbed kan"),
+    HandCalculator.ERR_TENHOU_NOT_AS_DEALER: msg("blessing of heaven (tenhou, heavenly) is the dealer's win"),
+    HandCalculator.ERR_TENHOU_WITHOUT_TSUMO: msg("blessing of heaven (tenhou, heavenly) is self-drawn"),
+    HandCalculator.ERR_TENHOU_WITH_MELD: msg("blessing of heaven (tenhou, heavenly) is won with no melds"),
+    HandCalculator.ERR_CHIIHOU_AS_DEALER: msg("blessing of earth (chiihou, earthly) is a win of a player who is not "
+                                          "dealer"),
+    HandCalculator.ERR_CHIIHOU_WITHOUT_TSUMO: msg("blessing of earth (chiihou, earthly) is self-drawn"),
+    HandCalculator.ERR_CHIIHOU_WITH_MELD: msg("blessing of earth (chiihou, earthly) is won with no melds"),
+    HandCalculator.ERR_RENHOU_AS_DEALER: msg("blessing of man (renhou, human) is a win of a player who is not dealer"),
+    HandCalculator.ERR_RENHOU_WITH_TSUMO: msg("blessing of man (renhou, human) is a win on a discard"),
+    HandCalculator.ERR_RENHOU_WITH_MELD: msg("blessing of man (renhou, human) is won with no melds"),
 }
 #: Context keys of other rule systems that riichi has no use for: set, they are said to be ignored.
-IGNORED_CONTEXT = {"dealer_streak": "riichi counts honba instead", "last_of_kind": "riichi has no such yaku",
-                   "declared_ready": "riichi is the context key 'riichi'"}
+IGNORED_CONTEXT = {"dealer_streak": msg("riichi counts honba instead"), "last_of_kind": msg("riichi has no such yaku"),
+                   "declared_ready": msg("riichi is the context key 'riichi'")}
 #: Dora items: `mahjong` gives each as one yaku whose han is the count.
 DORA_KEYS = ("dora", "aka_dora", "ura_dora")
 
@@ -87,19 +88,19 @@ _YAKU_KEYS: dict[int, str] = {y.yaku_id: key for key, y in vars(YakuConfig()).it
 def _check_context(hand: Hand, warnings: list[str]) -> None:
     ctx = hand.context
     if ctx.kong_replacement and not any(m.kind == "kong" for m in hand.melds):
-        raise HandError("bad_context", "a win on a kan replacement tile (rinshan) needs a kan in the hand")
+        raise HandError("bad_context", msg("a win on a kan replacement tile (rinshan) needs a kan in the hand"))
     if ctx.ippatsu and not (ctx.riichi or ctx.double_riichi):
-        raise HandError("bad_context", "ippatsu needs riichi or double riichi")
+        raise HandError("bad_context", msg("ippatsu needs riichi or double riichi"))
     if ctx.riichi and ctx.double_riichi:
-        warnings.append("riichi and double riichi both given: double riichi counts (it is the riichi of the first "
-                        "turn)")
+        warnings.append(msg("riichi and double riichi both given: double riichi counts (it is the riichi of "
+                            "the first turn)"))
     if ctx.ura_indicators and not (ctx.riichi or ctx.double_riichi):
-        warnings.append("ura dora count only for a riichi win: ura_indicators ignored")
+        warnings.append(msg("ura dora count only for a riichi win: ura_indicators ignored"))
     for key, why in IGNORED_CONTEXT.items():
         if getattr(ctx, key) not in (0, False, None):
-            warnings.append(f"context '{key}' is not used in riichi ({why}): ignored")
+            warnings.append(msg("context '{key}' is not used in riichi ({why}): ignored", key=key, why=why))
     if hand.flowers:
-        warnings.append("riichi is played without bonus tiles: the flowers are ignored")
+        warnings.append(msg("riichi is played without bonus tiles: the flowers are ignored"))
 
 
 def _yaku_items(response: HandResponse) -> list[RiichiItem]:
@@ -162,15 +163,15 @@ def _discarder(hand: Hand, opts: RiichiOptions, warnings: list[str]) -> str | No
     winner = hand.context.seat_wind
     if hand.context.self_drawn:
         if opts.discarder is not None:
-            warnings.append("the option 'discarder' is for a win on a discard: ignored for this self-drawn win")
+            warnings.append(msg("the option 'discarder' is for a win on a discard: ignored for this self-drawn win"))
         return None
     if opts.discarder == winner:
-        raise HandError("bad_option", f"the discarder ({winner}) cannot be the winner")
+        raise HandError("bad_option", msg("the discarder ({winner}) cannot be the winner", winner=winner))
     if opts.discarder is not None:
         return opts.discarder
     discarder = previous_seat(winner)
-    warnings.append(f"discarder not given: assumed the player before the winner ({discarder}); set the option "
-                    "'discarder' to change it")
+    warnings.append(msg("discarder not given: assumed the player before the winner ({discarder}); set the "
+                        "option 'discarder' to change it", discarder=discarder))
     return discarder
 
 
@@ -191,16 +192,16 @@ def score_hand(hand: Hand, options: dict[str, Any]) -> ScoreResult:
     warnings += call.warnings
     response = _estimate(call)
     if response.error == HandCalculator.ERR_HAND_NOT_WINNING:
-        raise HandError("not_winning", "the tiles do not form a winning hand (four sets and a pair, seven pairs or "
-                                       "thirteen orphans)")
+        raise HandError("not_winning", msg("the tiles do not form a winning hand (four sets and a pair, seven "
+                                           "pairs or thirteen orphans)"))
     if response.error == HandCalculator.ERR_NO_YAKU:
-        raise HandError("no_yaku", "the hand wins in shape but has no yaku (dora alone do not make a win)")
+        raise HandError("no_yaku", msg("the hand wins in shape but has no yaku (dora alone do not make a win)"))
     if response.error is not None:
         raise HandError("bad_context", CONTEXT_ERRORS.get(response.error, response.error))
     found = readings(call)
     if len(found) > 1:
-        warnings.append(f"the tiles read {len(found)} ways (as sets, or where the winning tile sits): each was "
-                        "scored and the one that pays most is kept")
+        warnings.append(msg("the tiles read {n_found} ways (as sets, or where the winning tile sits): each "
+                            "was scored and the one that pays most is kept", n_found=len(found)))
     discarder = _discarder(hand, opts, warnings)
     items = _yaku_items(response)
     cost = response.cost
@@ -221,7 +222,8 @@ def score_hand(hand: Hand, options: dict[str, Any]) -> ScoreResult:
     )
     if sum(i.points for i in items) != response.han:  # more than six yakuman: `mahjong` counts six
         result.extra["capped_from"] = sum(i.points for i in items)
-        warnings.append(f"the yakuman add up to {result.extra['capped_from']} han: counted as six yakuman (78 han)")
+        warnings.append(msg("the yakuman add up to {capped_from} han: counted as six yakuman (78 han)",
+                            capped_from=result.extra['capped_from']))
     return result
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from mahjong.hand_calculating.hand_config import HandConfig
 from mahjong.meld import Meld as MahjongMeld
 
+from mjlens.i18n import msg
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import Hand
 from mjlens.scoring.tiles import RED_FIVES, index, plain_code, wind_index
@@ -55,7 +56,8 @@ class _Ids:
             if i not in self.used:
                 self.used.add(i)
                 return i
-        raise HandError("too_many_copies", f"more copies of {code} than the set holds")  # checked before: a guard
+        raise HandError("too_many_copies", msg("more copies of {code} than the set holds",
+                                               code=code))  # checked before: a guard
 
 
 def check_red_fives(hand: Hand, opts: RiichiOptions, warnings: list[str]) -> None:
@@ -66,15 +68,16 @@ def check_red_fives(hand: Hand, opts: RiichiOptions, warnings: list[str]) -> Non
     counts = Counter(tiles)
     if not opts.red_fives:
         if any(t in RED_FIVES for t in tiles):
-            warnings.append("red fives count as plain fives here (option red_fives is false)")
+            warnings.append(msg("red fives count as plain fives here (option red_fives is false)"))
         return
     for red, five in RED_FIVES.items():
         if counts[red] > 1:
-            raise HandError("too_many_copies", f"{counts[red]} red fives {red}: the set has one red five per suit "
-                                               "(option red_fives)")
+            raise HandError("too_many_copies", msg("{counts} red fives {red}: the set has one red five per "
+                                                   "suit (option red_fives)", counts=counts[red], red=red))
         if counts[five] > 3:
-            raise HandError("too_many_copies", f"{counts[five]} plain {five}: with one red five per suit (option "
-                                               f"red_fives) the set holds three plain {five}; write the red one 0")
+            raise HandError("too_many_copies", msg("{counts} plain {five}: with one red five per suit (option "
+                                                   "red_fives) the set holds three plain {five}; write the "
+                                                   "red one 0", counts=counts[five], five=five))
 
 
 def to_call(hand: Hand, opts: RiichiOptions) -> Call:

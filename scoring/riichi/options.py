@@ -8,6 +8,7 @@ from typing import Any
 
 from mahjong.hand_calculating.hand_config import HandConstants, OptionalRules
 
+from mjlens.i18n import msg
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.tiles import WIND_LETTERS
 
@@ -50,15 +51,17 @@ def parse_options(options: dict[str, Any]) -> RiichiOptions:
     rows = table().options
     unknown = sorted(set(options) - set(known_options()))
     if unknown:
-        raise HandError("bad_option", f"unknown option(s) for riichi: {', '.join(unknown)}; "
-                                      f"known: {', '.join(known_options())}")
+        raise HandError("bad_option", msg("unknown option(s) for riichi: {unknown}; known: {known}",
+                                          unknown=', '.join(unknown), known=', '.join(known_options())))
     switches = {key: row.default for key, row in rows.items()}
     for key in rows:
         if key in options:
             if not isinstance(options[key], bool):
-                raise HandError("bad_option", f"riichi option '{key}' must be true or false, not {options[key]!r}")
+                raise HandError("bad_option", msg("riichi option '{key}' must be true or false, not {options}",
+                                                  key=key, options=repr(options[key])))
             switches[key] = options[key]
     discarder = options.get("discarder")
     if discarder is not None and discarder not in WIND_LETTERS:
-        raise HandError("bad_option", f"'discarder' must be one of E, S, W, N, not {discarder!r}")
+        raise HandError("bad_option", msg("'discarder' must be one of E, S, W, N, not {discarder}",
+                                          discarder=repr(discarder)))
     return RiichiOptions(switches, discarder)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from mjlens.i18n import msg
 from mjlens.scoring.decompose import Arrangement, Group, Shapes, arrangements, meld_group
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import Context, Hand, Meld, validate_size, validate_structure
@@ -69,7 +70,8 @@ def score_hand(hand: Hand, options: dict) -> ScoreResult:
     validate_structure(hand)
     validate_size(hand, (HAND_SIZE,), NAME)
     if hand.winning_tile is None:
-        raise HandError("bad_hand_json", "the winning tile is needed (scoring.engine.score tries every candidate)")
+        raise HandError("bad_hand_json", msg("the winning tile is needed (scoring.engine.score tries every "
+                                             "candidate)"))
     groups = tuple(_meld_group(m) for m in hand.melds)
     shape = shapes(opts)
     readings = arrangements(tuple(counts_of(hand.all_concealed())), groups, shape)
@@ -80,8 +82,9 @@ def score_hand(hand: Hand, options: dict) -> ScoreResult:
         if bonus_win is None and len(flowers) == len(BONUS_CODES):
             bonus_win = "eight_immortals"
         if bonus_win is None:
-            raise HandError("not_winning", "the 17 tiles do not form five sets and a pair (or 嚦咕嚦咕)")
-        win.warnings.append(f"the tiles form no winning hand: scored as the flower win {bonus_win} alone")
+            raise HandError("not_winning", msg("the 17 tiles do not form five sets and a pair (or 嚦咕嚦咕)"))
+        win.warnings.append(msg("the tiles form no winning hand: scored as the flower win {bonus_win} alone",
+                                bonus_win=bonus_win))
     base = _base_view(hand, win, flowers, bonus_win, groups, shape)
     candidates = [base] if not readings else [
         replace(base, arrangement=a, concealed_pungs=n) for a, n in _placements(readings, hand, win.self_drawn)
@@ -105,29 +108,29 @@ def _check_win(hand: Hand, opts: Options, replacement_win: bool = False) -> _Win
     warnings: list[str] = []
     open_melds = any(not (m.kind == "kong" and m.concealed) for m in hand.melds)
     if sum((ctx.heavenly, ctx.earthly, ctx.human)) > 1:
-        raise HandError("bad_context", "at most one of heavenly (天胡), earthly (地胡), human (人胡)")
+        raise HandError("bad_context", msg("at most one of heavenly (天胡), earthly (地胡), human (人胡)"))
     if ctx.heavenly and not ctx.dealer:
-        raise HandError("bad_context", "天胡 (heavenly) is the dealer's hand: set dealer true")
+        raise HandError("bad_context", msg("天胡 (heavenly) is the dealer's hand: set dealer true"))
     if ctx.earthly and ctx.dealer:
-        raise HandError("bad_context", "地胡 (earthly) is a non-dealer's hand: set dealer false")
+        raise HandError("bad_context", msg("地胡 (earthly) is a non-dealer's hand: set dealer false"))
     if ctx.robbing_kong and (ctx.self_drawn or ctx.kong_replacement):
-        raise HandError("bad_context", "搶槓 (robbing a kong) is won on another player's tile, not self-drawn")
+        raise HandError("bad_context", msg("搶槓 (robbing a kong) is won on another player's tile, not self-drawn"))
     if open_melds and (ctx.heavenly or ctx.earthly or ctx.human):
-        raise HandError("bad_context", "天胡, 地胡 and 人胡 need a concealed hand (no chow, pung or exposed kong)")
+        raise HandError("bad_context", msg("天胡, 地胡 and 人胡 need a concealed hand (no chow, pung or exposed kong)"))
     if replacement_win and not (ctx.kong_replacement or ctx.robbing_kong or ctx.heavenly or ctx.earthly
                                 or ctx.human):
         ctx = replace(ctx, kong_replacement=True)
-        warnings.append("a flower win whose tiles also win was completed by the replacement tile from 杠尾 "
-                        "(如補得之牌恰為杠上開花): counted as 槓上開花")
+        warnings.append(msg("a flower win whose tiles also win was completed by the replacement tile from 杠尾 "
+                            "(如補得之牌恰為杠上開花): counted as 槓上開花"))
     self_drawn = ctx.self_drawn
     for flag, name in ((ctx.heavenly, "天胡 (heavenly)"), (ctx.kong_replacement, "槓上開花 (kong replacement)")):
         if flag and not self_drawn:
             self_drawn = True
-            warnings.append(f"{name} is a self-drawn win: counted as self-drawn")
+            warnings.append(msg("{name} is a self-drawn win: counted as self-drawn", name=name))
     if ctx.last_tile and not self_drawn:
-        warnings.append("a win on the last discard (河底) is not one of the 36 items: no 台 for it")
+        warnings.append(msg("a win on the last discard (河底) is not one of the 36 items: no 台 for it"))
     if ctx.last_of_kind:
-        warnings.append("絕張 (last of its kind) is not one of the 36 items: no 台 for it")
+        warnings.append(msg("絕張 (last of its kind) is not one of the 36 items: no 台 for it"))
     ready = _ready(ctx, opts, open_melds)
     return _Win(ctx, self_drawn, ready, warnings)
 
@@ -140,19 +143,22 @@ def _check_robbed_tile(hand: Hand, win: _Win) -> None:
         return
     tile = hand.winning_tile
     if tile in hand.concealed or any(tile in m.tiles for m in hand.melds):
-        win.warnings.append(f"robbing the kong of {tile} is impossible while holding one: 搶槓 not counted")
+        win.warnings.append(msg("robbing the kong of {tile} is impossible while holding one: 搶槓 not counted",
+                                tile=tile))
         win.context = replace(win.context, robbing_kong=False)
 
 
 def _ready(ctx: Context, opts: Options, open_melds: bool) -> str | None:
     """天聽 or 地聽: the ``ready`` option says which; ``declared_ready: true`` alone means 地聽."""
     if opts.ready is not None and ctx.declared_ready is False:
-        raise HandError("bad_option", f"'ready': {opts.ready} contradicts declared_ready false in the context")
+        raise HandError("bad_option", msg("'ready': {ready} contradicts declared_ready false in the context",
+                                          ready=opts.ready))
     ready = opts.ready or ("earthly" if ctx.declared_ready else None)
     if ready == "heavenly" and ctx.dealer:
-        raise HandError("bad_option", "天聽 is a non-dealer's declaration; a dealer declaring at once has 地聽")
+        raise HandError("bad_option", msg("天聽 is a non-dealer's declaration; a dealer declaring at once has 地聽"))
     if ready and open_melds:
-        raise HandError("bad_context", "天聽/地聽 are declared with a concealed hand (no chow, pung or exposed kong)")
+        raise HandError("bad_context",
+                        msg("天聽/地聽 are declared with a concealed hand (no chow, pung or exposed kong)"))
     return ready
 
 
@@ -160,13 +166,15 @@ def _flowers(hand: Hand, opts: Options, warnings: list[str]) -> tuple[frozenset[
     """The bonus tiles held, and the flower win (八仙過海 / 七搶一) the options ask for."""
     flowers = frozenset(hand.flowers)
     if opts.bonus_win == "eight_immortals" and len(flowers) != len(BONUS_CODES):
-        raise HandError("bad_option", f"八仙過海 needs all eight flowers in 'flowers'; the hand holds {len(flowers)}")
+        raise HandError("bad_option", msg("八仙過海 needs all eight flowers in 'flowers'; the hand holds "
+                                          "{n_flowers}", n_flowers=len(flowers)))
     if opts.bonus_win == "seven_rob_one":
         if len(flowers) < len(BONUS_CODES) - 1:
-            raise HandError("bad_option", f"七搶一 needs seven flowers in 'flowers'; the hand holds {len(flowers)}")
+            raise HandError("bad_option", msg("七搶一 needs seven flowers in 'flowers'; the hand holds "
+                                              "{n_flowers}", n_flowers=len(flowers)))
         robbed = sorted(set(BONUS_CODES) - flowers)
         if robbed:
-            warnings.append(f"七搶一: {robbed[0]} is the flower robbed from the discarder")
+            warnings.append(msg("七搶一: {robbed} is the flower robbed from the discarder", robbed=robbed[0]))
         flowers = frozenset(BONUS_CODES)
     return flowers, opts.bonus_win
 
@@ -255,28 +263,32 @@ def _seats(win: _Win, opts: Options, bonus_win: str | None) -> tuple[str, str, l
     winner = ctx.seat_wind
     if ctx.dealer:
         if opts.dealer_seat not in (None, winner):
-            raise HandError("bad_option", f"the winner ({winner}) is dealer, but dealer_seat says {opts.dealer_seat}")
+            raise HandError("bad_option", msg("the winner ({winner}) is dealer, but dealer_seat says "
+                                              "{dealer_seat}", winner=winner, dealer_seat=opts.dealer_seat))
         dealer = winner
     elif opts.dealer_seat == winner:
-        raise HandError("bad_option", f"dealer_seat {winner} is the winner's seat, but the context says not dealer")
+        raise HandError("bad_option", msg("dealer_seat {winner} is the winner's seat, but the context says "
+                                          "not dealer", winner=winner))
     elif opts.dealer_seat is not None:
         dealer = opts.dealer_seat
     else:
         dealer = "E" if winner != "E" else "N"
         if winner == "E":
-            win.warnings.append("the winner sits East but is not dealer: assumed the dealer is N (set dealer_seat)")
+            win.warnings.append(msg("the winner sits East but is not dealer: assumed the dealer is N (set "
+                                    "dealer_seat)"))
     three_pay = bonus_win == "eight_immortals" or (win.self_drawn and bonus_win != "seven_rob_one")
     if three_pay:
         if opts.discarder is not None:
-            win.warnings.append("the three others pay (a self-drawn win or 八仙過海); 'discarder' is ignored")
+            win.warnings.append(msg("the three others pay (a self-drawn win or 八仙過海); 'discarder' is ignored"))
         return winner, dealer, [s for s in WIND_LETTERS if s != winner], True
     if opts.discarder == winner:
-        raise HandError("bad_option", "the discarder cannot be the winner")
+        raise HandError("bad_option", msg("the discarder cannot be the winner"))
     payer = opts.discarder
     if payer is None:
         payer = previous_seat(winner)
-        who = "the flower was robbed from" if bonus_win == "seven_rob_one" else "discarded"
-        win.warnings.append(f"'discarder' not given: assumed {payer} (the seat before the winner) {who}")
+        who = msg("the flower was robbed from") if bonus_win == "seven_rob_one" else msg("discarded")
+        win.warnings.append(msg("'discarder' not given: assumed {payer} (the seat before the winner) {who}",
+                                payer=payer, who=who))
     return winner, dealer, [payer], False
 
 
@@ -296,8 +308,8 @@ def _result(opts: Options, win: _Win, best: _Scored, bonus_win: str | None) -> S
     if all(involves_dealer):
         counted.extend(i for i in dealer_items if i.points)
     elif any(involves_dealer) and dealer_tai:
-        win.warnings.append(f"the dealer ({dealer}) also pays 作莊/連莊 {dealer_tai} 台; the total is the 台 "
-                            "a non-dealer pays (see settlement_detail)")
+        win.warnings.append(msg("the dealer ({dealer}) also pays 作莊/連莊 {dealer_tai} 台; the total is the 台 a "
+                                "non-dealer pays (see settlement_detail)", dealer=dealer, dealer_tai=dealer_tai))
     detail = {
         "stakes": {"base": opts.base, "per_tai": opts.per_tai},
         "winner": winner,

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from mjlens.i18n import msg
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.tiles import WIND_LETTERS
 
@@ -51,19 +52,21 @@ def parse_options(raw: dict[str, Any] | None) -> Options:
     raw = dict(raw or {})
     house = raw.pop("house_rules", None) or {}
     if not isinstance(house, dict):
-        raise HandError("bad_option", "'house_rules' must be an object of options")
+        raise HandError("bad_option", msg("'house_rules' must be an object of options"))
     if "house_rules" in house:
-        raise HandError("bad_option", "'house_rules' cannot nest")
+        raise HandError("bad_option", msg("'house_rules' cannot nest"))
     merged = {**house, **raw}
     unknown_house = set(house) - set(OPTION_KEYS) - {"house_rules"}
     if unknown_house:
-        raise HandError("bad_option", f"unknown taiwan house rule(s): {', '.join(sorted(map(str, unknown_house)))}; "
-                                      "a taiwan house-rule file holds option keys at its top level and a [values] "
-                                      f"table: {', '.join(k for k in OPTION_KEYS if k != 'house_rules')}")
+        raise HandError("bad_option", msg("unknown taiwan house rule(s): {unknown}; a taiwan house-rule file holds "
+                                          "option keys at its top level and a [values] table: {known}",
+                                          unknown=', '.join(sorted(map(str, unknown_house))),
+                                          known=', '.join(k for k in OPTION_KEYS if k != 'house_rules')))
     unknown = set(merged) - set(OPTION_KEYS)
     if unknown:
-        raise HandError("bad_option", f"unknown taiwan option(s): {', '.join(sorted(map(str, unknown)))}; "
-                                      f"known: {', '.join(OPTION_KEYS)}")
+        raise HandError("bad_option", msg("unknown taiwan option(s): {unknown}; known: {OPTION_KEYS}",
+                                          unknown=', '.join(sorted(map(str, unknown))),
+                                          OPTION_KEYS=', '.join(OPTION_KEYS)))
     base, per_tai = _stakes(merged.get("stakes"))
     return Options(
         base=base,
@@ -83,13 +86,15 @@ def _stakes(value: Any) -> tuple[int, int]:
     if isinstance(value, str):
         match = _STAKES_TEXT.match(value)
         if not match:
-            raise HandError("bad_option", f"stakes {value!r} must read BASE/PER_TAI, e.g. '100/20'")
+            raise HandError("bad_option", msg("stakes {value} must read BASE/PER_TAI, e.g. '100/20'",
+                                              value=repr(value)))
         return int(match[1]), int(match[2])
     if isinstance(value, dict) and set(value) == {"base", "per_tai"}:
         base, per_tai = value["base"], value["per_tai"]
         if all(_whole(v) for v in (base, per_tai)):
             return base, per_tai
-    raise HandError("bad_option", 'stakes must be "BASE/PER_TAI" or {"base": N, "per_tai": N}, whole numbers >= 0')
+    raise HandError("bad_option", msg("stakes must be \"BASE/PER_TAI\" or {{\"base\": N, \"per_tai\": N}}, "
+                                      "whole numbers >= 0"))
 
 
 def _whole(value: Any) -> bool:
@@ -99,30 +104,31 @@ def _whole(value: Any) -> bool:
 def _seat(value: Any, name: str) -> str | None:
     if value is None or value in WIND_LETTERS:
         return value
-    raise HandError("bad_option", f"'{name}' must be one of E, S, W, N, not {value!r}")
+    raise HandError("bad_option", msg("'{name}' must be one of E, S, W, N, not {value}", name=name, value=repr(value)))
 
 
 def _flag(value: Any, name: str) -> bool:
     if isinstance(value, bool):
         return value
-    raise HandError("bad_option", f"'{name}' must be true or false, not {value!r}")
+    raise HandError("bad_option", msg("'{name}' must be true or false, not {value}", name=name, value=repr(value)))
 
 
 def _choice(value: Any, allowed: tuple[str, ...], name: str) -> str | None:
     if value is None or value in allowed:
         return value
-    raise HandError("bad_option", f"'{name}' must be null or one of {', '.join(allowed)}, not {value!r}")
+    raise HandError("bad_option", msg("'{name}' must be null or one of {allowed}, not {value}",
+                                      name=name, allowed=', '.join(allowed), value=repr(value)))
 
 
 def _values(value: Any) -> dict[str, int]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise HandError("bad_option", "'values' must map item keys to 台")
+        raise HandError("bad_option", msg("'values' must map item keys to 台"))
     table = items()
     for key, tai in value.items():
         if key not in table:
-            raise HandError("bad_option", f"'values': {key!r} is not a taiwan item key")
+            raise HandError("bad_option", msg("'values': {key} is not a taiwan item key", key=repr(key)))
         if not isinstance(tai, int) or isinstance(tai, bool) or not -100 <= tai <= 100:
-            raise HandError("bad_option", f"'values': {key} must be a whole number of 台 (-100..100)")
+            raise HandError("bad_option", msg("'values': {key} must be a whole number of 台 (-100..100)", key=key))
     return dict(value)

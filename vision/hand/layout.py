@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from mjlens.i18n import msg
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import Hand, Meld, validate_structure
 from mjlens.scoring.tiles import is_bonus, is_playing, sort_key
@@ -156,7 +157,7 @@ def assemble(detections: list[Detection], width: int, height: int, kongs: Sequen
     if any(not is_playing(code) for code in kongs):
         raise ValueError(f"a kong's tile must be a playing tile's code, not {' '.join(kongs)}")
     if not detections:
-        return Layout(warnings=["no tiles found"])
+        return Layout(warnings=[msg("no tiles found")])
     stacked = _stacked(detections, _geometry(detections))
     layout, loose = _assemble(detections, stacked, kongs)
     if loose:  # tiles lying on others but on no pung of theirs: read again as tiles like any other
@@ -188,7 +189,8 @@ def _assemble(detections: list[Detection], stacked: dict[int, int], kongs: Seque
             dora = []
     for k in sorted(left_out):
         names = " ".join(detections[i].code for i in segments[k])
-        layout.warnings.append(f"tiles near the hand ({names}) were left out: the hand has its tiles without them")
+        layout.warnings.append(msg("tiles near the hand ({names}) were left out: the hand has its tiles "
+                                   "without them", names=names))
 
     def add_group(role: str, tiles: list[int], **extra) -> None:
         layout.groups.append({"role": role, **extra, "tiles": tiles})
@@ -231,7 +233,8 @@ def _without_duplicates(dets: list[Detection], warnings: list[str], stacked: dic
     kept: list[int] = []
     for i in order:
         if same_tile[i, kept].any():
-            warnings.append(f"two boxes on one tile ({dets[i].code}): the less confident one is left out")
+            warnings.append(msg("two boxes on one tile ({code}): the less confident one is left out",
+                                code=dets[i].code))
             continue
         kept.append(i)
     return sorted(kept)
@@ -617,7 +620,8 @@ def _meld_of(seg: list[int], dets: list[Detection], geo: _Geometry) -> _Meld | N
                 continue
             repaired = _meld_from_codes(seg, [*codes[:k], alt, *codes[k + 1 :]], geo)
             if repaired is not None:
-                repaired.note = f"read {codes[k]} as {alt} (its second reading) to make a {repaired.kind}"
+                repaired.note = msg("read {code} as {alt} (its second reading) to make a {kind}",
+                                    code=codes[k], alt=alt, kind=repaired.kind)
                 found.append(repaired)
     return found[0] if len(found) == 1 else None
 
@@ -718,7 +722,7 @@ def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], cu
     each on its line)."""
     reading = _Reading()
     if not ids:
-        warnings.append("no hand found among the tiles")
+        warnings.append(msg("no hand found among the tiles"))
         return reading
     is_wall = _walls(segments, line_of, cuts, dets)
     melds = {k: None if is_wall[k] else _meld_of(segments[k], dets, geo) for k in ids}
@@ -728,7 +732,7 @@ def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], cu
     concealed: int | None = None
     if not plain:
         # every segment is meld-shaped: the hand's concealed part is missing, or a set was laid apart
-        warnings.append("no concealed row found: every group of tiles looks like a meld")
+        warnings.append(msg("no concealed row found: every group of tiles looks like a meld"))
     else:
         concealed = max(plain, key=lambda k: (len(segments[k]), -sum(dets[i].code == "back" for i in segments[k])))
         reading.concealed = list(segments[concealed])
@@ -763,7 +767,8 @@ def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], cu
                 absorbed.append(beyond[ends[0]])
                 reading.concealed.extend(segments[beyond[ends[0]]])
         elif len(ends) > 1:
-            warnings.append("a single tile lies apart at both ends of the concealed row: the winning tile is unclear")
+            warnings.append(msg("a single tile lies apart at both ends of the concealed row: the winning tile "
+                                "is unclear"))
         else:
             end = _end_set_apart(segments[concealed], dets, geo, _hand_spacing(ids, segments, geo))
             if end is not None:
@@ -775,14 +780,16 @@ def _read_hand(ids: list[int], segments: list[list[int]], line_of: list[int], cu
     for k in extra:
         names = " ".join(dets[i].code for i in segments[k])
         if core in HAND_SIZES:  # the hand is whole without them: tiles lying near it, not part of it
-            warnings.append(f"tiles near the hand ({names}) were left out: the hand is complete without them")
+            warnings.append(msg("tiles near the hand ({names}) were left out: the hand is complete without "
+                                "them", names=names))
             reading.others.append(k)
         else:
-            warnings.append(f"tiles set apart that are not a meld ({names}) were read as part of the concealed hand")
+            warnings.append(msg("tiles set apart that are not a meld ({names}) were read as part of the "
+                                "concealed hand", names=names))
             reading.concealed.extend(segments[k])
             reading.concealed_sure = SURE_FOLDED
     if any(dets[i].code == "back" for i in reading.concealed):
-        warnings.append("face-down tiles among the concealed tiles: their faces are unknown")
+        warnings.append(msg("face-down tiles among the concealed tiles: their faces are unknown"))
     return reading
 
 
@@ -831,8 +838,8 @@ def _stack_on_pungs(melds: list[_Meld], stacked: dict[int, int], dets: list[Dete
     for top, base in sorted(stacked.items()):
         meld = next((m for m in melds if base in m.tiles), None)
         if meld is None or meld.kind != "pung" or meld.codes is None or meld.codes[0] != dets[top].code:
-            warnings.append(f"a tile ({dets[top].code}) lies on another but not on a pung of its code: it is left "
-                            f"out of the hand")
+            warnings.append(msg("a tile ({code}) lies on another but not on a pung of its code: it is left "
+                                "out of the hand", code=dets[top].code))
             loose.add(top)
             continue
         k = meld.tiles.index(base)
@@ -859,13 +866,13 @@ def _tell_face_down(melds: list[_Meld], groups: list[int], answers: list[str], l
             layout.groups[g]["tile"] = code
             continue
         told = False
-        layout.warn(f"a concealed kong shows four backs (group {g}): which tile it is cannot be seen; give it to "
-                    f"score the hand (mjlens photo --kong-tile CODE, or the field kongs: one code per such kong, "
-                    f"in order)",
+        layout.warn(msg("a concealed kong shows four backs (group {g}): which tile it is cannot be seen; give "
+                        "it to score the hand (mjlens photo --kong-tile CODE, or the field kongs: one code "
+                        "per such kong, in order)", g=g),
                     FACE_DOWN_KONG, group=g)
     if answers:
-        layout.warn(f"kong tile(s) {' '.join(answers)} given, but no other concealed kong shows four backs: "
-                    f"not used", KONG_ANSWER_UNUSED)
+        layout.warn(msg("kong tile(s) {answers} given, but no other concealed kong shows four backs: not used",
+                        answers=' '.join(answers)), KONG_ANSWER_UNUSED)
     return told
 
 
@@ -877,7 +884,8 @@ def _build_hand(reading: _Reading, flowers: list[int], dets, warnings: list[str]
         assert m.codes is not None, "a kong of four backs is told its tile before the hand is built"
         backs = sum(dets[i].code == "back" for i in m.tiles)
         if m.concealed and backs not in (2, 4):
-            warnings.append(f"a concealed kong of {m.codes[0]} shows {backs} face-down tile(s), not 2 or 4")
+            warnings.append(msg("a concealed kong of {codes} shows {backs} face-down tile(s), not 2 or 4",
+                                codes=m.codes[0], backs=backs))
         claimed = m.codes[m.sideways] if m.sideways is not None else None
         source = None
         if m.sideways is not None:
@@ -894,11 +902,12 @@ def _build_hand(reading: _Reading, flowers: list[int], dets, warnings: list[str]
     try:
         validate_structure(hand)
     except HandError as err:
-        warnings.append(f"the tiles do not form a hand: {err.message}")
+        warnings.append(msg("the tiles do not form a hand: {message}", message=err.message))
         return None
     size = hand.effective_size()
     if size not in HAND_SIZES:
-        warnings.append(f"{size} tiles read (a kong counts as three); a hand has 14, or 17 in Taiwan rules")
+        warnings.append(msg("{size} tiles read (a kong counts as three); a hand has 14, or 17 in Taiwan rules",
+                            size=size))
     if winning is None:
-        warnings.append("the winning tile is not set apart: it is left open")
+        warnings.append(msg("the winning tile is not set apart: it is left open"))
     return hand

@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from mjlens.i18n import msg
 from mjlens.scoring.decompose import Shapes, arrangements, meld_group
 from mjlens.scoring.hand import Hand
 from mjlens.scoring.tiles import COPIES_IN_SET, counts_of, index, is_playing, plain_code, sort_key
@@ -89,6 +90,7 @@ def winning_reading(detections: Sequence[Detection], layout: Layout,
     again = assemble(read)
     if again.hand is None or not is_complete(again.hand):
         return list(detections), layout
-    again.warnings.append(f"a {tile.code} read at {tile.confidence:.2f} was taken for its runner-up {code} "
-                          f"({probability:.2f}): with it the tiles make a winning hand")
+    again.warnings.append(msg("a {code} read at {confidence:.2f} was taken for its runner-up {code2} "
+                              "({probability:.2f}): with it the tiles make a winning hand",
+                              code=tile.code, confidence=tile.confidence, code2=code, probability=probability))
     return read, again

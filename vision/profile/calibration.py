@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from mjlens.i18n import msg
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.detection import Detection, boxes_in_pixels
 from mjlens.vision.profile.errors import ProfileError
@@ -147,13 +148,17 @@ def match_rows(lengths: Sequence[int], probs: Sequence[np.ndarray]) -> tuple[int
     """The sheet row of each photo row: in order, of its length, the assignment the shipped ``probs`` (one array
     per row, tiles x classes) find likeliest. ``ProfileError`` naming the first row no order fits."""
     if len(lengths) > len(SHEET_ROWS):
-        raise ProfileError("rows_unmatched", f"the photo holds {len(lengths)} rows of tiles; the sheet has at most "
-                                             f"{len(SHEET_ROWS)}: {', '.join(ROW_NAMES)}")
+        raise ProfileError("rows_unmatched", msg("the photo holds {n_lengths} rows of tiles; the sheet has at "
+                                                 "most {n_SHEET_ROWS}: {ROW_NAMES}",
+                                                 n_lengths=len(lengths), n_SHEET_ROWS=len(SHEET_ROWS),
+                                                 ROW_NAMES=', '.join(ROW_NAMES)))
     for count in range(1, len(lengths) + 1):  # the first row that no order of the sheet's rows fits
         if not any(_fits(chosen, lengths[:count]) for chosen in itertools.combinations(range(len(SHEET_ROWS)), count)):
-            raise ProfileError("row_length", f"row {count} (top to bottom) holds {lengths[count - 1]} tiles, which no "
-                                             f"row of the sheet in that place holds: lay out {', '.join(ROW_NAMES)}, "
-                                             f"in that order, each row whole, a whole row left out only")
+            raise ProfileError("row_length", msg("row {count} (top to bottom) holds {lengths} tiles, which no "
+                                                 "row of the sheet in that place holds: lay out {ROW_NAMES}, "
+                                                 "in that order, each row whole, a whole row left out only",
+                                                 count=count, lengths=lengths[count - 1],
+                                                 ROW_NAMES=', '.join(ROW_NAMES)))
     fitting = [c for c in itertools.combinations(range(len(SHEET_ROWS)), len(lengths)) if _fits(c, lengths)]
     return max(fitting, key=lambda chosen: rows_likelihood(chosen, probs))  # the first of equals
 
@@ -198,14 +203,16 @@ def _read_located(image: DecodedImage, located: list[Detection], features: Featu
     was given (``turned_exactly``), the boxes answered in the photo before it."""
     height = float(np.median([d.height for d in located])) * image.scale
     if height < MIN_TILE_PX:
-        raise ProfileError("tiles_unreadable", f"the tiles are {height:.0f} pixels tall in the photo, too small to "
-                                               f"learn their faces from (at least {MIN_TILE_PX}): come closer")
+        raise ProfileError("tiles_unreadable", msg("the tiles are {height:.0f} pixels tall in the photo, too "
+                                                   "small to learn their faces from (at least {MIN_TILE_PX}): "
+                                                   "come closer", height=height, MIN_TILE_PX=MIN_TILE_PX))
     as_laid = _Orientation.of(image, located, 0.0, features)
     sharpness = float(np.median([cv2.Laplacian(cv2.cvtColor(c, cv2.COLOR_BGR2GRAY), cv2.CV_32F).var()
                                  for c in as_laid.crops]))
     if sharpness < MIN_SHARPNESS:
-        raise ProfileError("tiles_unreadable", "the tiles are too blurred to learn their faces from: hold the phone "
-                                               "still, in good light, and let it focus on the tiles")
+        raise ProfileError("tiles_unreadable", msg("the tiles are too blurred to learn their faces from: hold "
+                                                   "the phone still, in good light, and let it focus on the "
+                                                   "tiles"))
     way, chosen = _likelier_way(as_laid, _Orientation.of(image, located, HALF, features))
     if quarter:  # the boxes in the photo as it was given
         located = turned_exactly_back(located, quarter, image.height, image.width)
@@ -233,8 +240,8 @@ def _located(reader, image: DecodedImage) -> list[Detection]:
         located += [box for box in found if not located or (
             box.confidence >= ADDED_TILE_CHANCE and all(_shared(box, other) <= OVERLAP for other in located))]
     if not located:
-        raise ProfileError("no_tiles", "no tiles were found in the calibration photo: lay the set out face up on a "
-                                       "plain table and photograph it from above")
+        raise ProfileError("no_tiles", msg("no tiles were found in the calibration photo: lay the set out "
+                                           "face up on a plain table and photograph it from above"))
     return located
 
 
@@ -358,10 +365,11 @@ def _refuse_rows_out_of_place(rows: Sequence[Sequence[int]], chosen: Sequence[in
             elsewhere = sum(code in laid for code in codes)
             if other != sheet_row and len(laid) == len(row) and elsewhere >= READ_ELSEWHERE * len(row) \
                     and elsewhere > own:
-                raise ProfileError("rows_unmatched", f"row {number} (top to bottom) lies where the "
-                                                     f"{ROW_NAMES[sheet_row]} belong, but its tiles read as the "
-                                                     f"{ROW_NAMES[other]}: lay out {', '.join(ROW_NAMES)}, in that "
-                                                     f"order")
+                raise ProfileError("rows_unmatched", msg("row {number} (top to bottom) lies where the "
+                                                         "{ROW_NAMES} belong, but its tiles read as the "
+                                                         "{ROW_NAMES2}: lay out {ROW_NAMES3}, in that order",
+                                                         number=number, ROW_NAMES=ROW_NAMES[sheet_row],
+                                                         ROW_NAMES2=ROW_NAMES[other], ROW_NAMES3=', '.join(ROW_NAMES)))
 
 
 def _refuse_look_alikes(tiles: Sequence[SheetTile], unit: np.ndarray, probs: np.ndarray) -> None:
@@ -378,10 +386,12 @@ def _refuse_look_alikes(tiles: Sequence[SheetTile], unit: np.ndarray, probs: np.
     i, j = np.unravel_index(int(np.argmax(np.where(alike, similarity, -1.0))), similarity.shape)
     a, b = sorted((tiles[i], tiles[j]), key=lambda t: (t.row, SHEET_ROWS[t.row].index(t.code)))
     if a.row == b.row:
-        raise ProfileError("code_missing", f"the tiles laid as {a.code} and {b.code} look the same: is one code laid "
-                                           f"twice and another missing from the {ROW_NAMES[a.row]} row?")
-    raise ProfileError("tiles_look_alike", f"the tiles laid as {a.code} and {b.code} look the same to the reader: "
-                                           f"check that each is the code its place in the sheet says")
+        raise ProfileError("code_missing", msg("the tiles laid as {code} and {code2} look the same: is one "
+                                               "code laid twice and another missing from the {ROW_NAMES} row?",
+                                               code=a.code, code2=b.code, ROW_NAMES=ROW_NAMES[a.row]))
+    raise ProfileError("tiles_look_alike", msg("the tiles laid as {code} and {code2} look the same to the "
+                                               "reader: check that each is the code its place in the sheet "
+                                               "says", code=a.code, code2=b.code))
 
 
 def profile_from_sheets(reader, images: Sequence[DecodedImage], features: FeatureReader) -> Profile:
@@ -393,5 +403,5 @@ def profile_from_sheets(reader, images: Sequence[DecodedImage], features: Featur
                                    codes=reading.codes, reliance=reading.reliance)
         profile = made if profile is None else profile.merged(made)
     if profile is None:
-        raise ProfileError("no_tiles", "no calibration photo was given")
+        raise ProfileError("no_tiles", msg("no calibration photo was given"))
     return profile

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from mjlens.i18n import msg
 from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES
 from mjlens.vision.profile.errors import ProfileError
 from mjlens.vision.profile.features import FeatureReader, classifier_digest, has_own_features
@@ -95,8 +96,9 @@ class ProfiledClassifier:
                  matching: Matching = MATCHING):
         self.classifier = classifier
         if profile.classifier != classifier_digest(classifier.path):
-            raise ProfileError("profile_classifier", f"the profile was made with another crop classifier than "
-                                                     f"{classifier.path.name}: make it again with this one")
+            raise ProfileError("profile_classifier", msg("the profile was made with another crop classifier "
+                                                         "than {name}: make it again with this one",
+                                                         name=classifier.path.name))
         self.profile = profile
         self.examples = Examples.of(profile)
         # With a features classifier of its own, the shipped reading comes first and the features are read only for

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mjlens.i18n import msg
 from mjlens.models import shipped
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.profile.errors import ProfileError
@@ -69,7 +70,7 @@ def embedding_output(model) -> str:
     for node in model.graph.node:
         if node.op_type == "Flatten":
             return node.output[0]
-    raise ProfileError("profile_classifier", "the crop classifier has no pooled features to compare tiles by")
+    raise ProfileError("profile_classifier", msg("the crop classifier has no pooled features to compare tiles by"))
 
 
 @lru_cache(maxsize=4)
@@ -77,7 +78,7 @@ def _classifier_graph(path: str):
     try:
         import onnx
     except ModuleNotFoundError:
-        raise ProfileError("profile_classifier", "profiles need the onnx package: pip install onnx") from None
+        raise ProfileError("profile_classifier", msg("profiles need the onnx package: pip install onnx")) from None
     return onnx.load(path)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mjlens.i18n import msg
 from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES
 from mjlens.vision import evaluate
 from mjlens.vision.profile.calibration import layout_examples, stood_up
@@ -42,7 +43,7 @@ def _examples(features: FeatureReader, photos: Iterable[tuple[np.ndarray, list[t
         probs.append(read)
         codes += [code for code, _ in tiles]
     if not codes:
-        raise ProfileError("no_examples", f"the {source} hold no tile to learn a face from")
+        raise ProfileError("no_examples", msg("the {source} hold no tile to learn a face from", source=source))
     return Profile.of_examples(codes, np.concatenate(parts), features.digest, source,
                                reliance=reliance_of(np.concatenate(probs), codes))
 
@@ -76,7 +77,7 @@ def profile_from_labels(folder: str | Path, features: FeatureReader) -> Profile:
             images = evaluate.images_of(folder / "images" if (folder / "images").is_dir() else folder)
             codes, pairs = list(DETECTOR_CLASSES), [(image, evaluate.label_path(image)) for image in images]
         else:
-            raise ProfileError("bad_labels", f"{folder} is not a folder")
+            raise ProfileError("bad_labels", msg("{folder} is not a folder", folder=folder))
     except evaluate.EvalError as err:
         raise ProfileError("bad_labels", str(err)) from None
 
@@ -101,10 +102,11 @@ def profile_from_corrections(path: str | Path, features: FeatureReader) -> Profi
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as err:
-        raise ProfileError("bad_labels", f"cannot read {path}: {err.strerror}") from None
+        raise ProfileError("bad_labels", msg("cannot read {path}: {strerror}", path=path,
+                                             strerror=err.strerror)) from None
     except UnicodeDecodeError:
-        raise ProfileError("bad_labels", f"{path} is not text: Recognition JSON lines expected (as mjlens recognize "
-                                         "--json prints)") from None
+        raise ProfileError("bad_labels", msg("{path} is not text: Recognition JSON lines expected (as mjlens "
+                                             "recognize --json prints)", path=path)) from None
 
     def readings():
         for number, line in enumerate(lines, 1):
@@ -113,7 +115,8 @@ def profile_from_corrections(path: str | Path, features: FeatureReader) -> Profi
             try:
                 value = json.loads(line)
             except ValueError as err:
-                raise ProfileError("bad_labels", f"{path}:{number}: not a Recognition JSON line ({err})") from None
+                raise ProfileError("bad_labels", msg("{path}:{number}: not a Recognition JSON line ({err})",
+                                                     path=path, number=number, err=err)) from None
             for reading in value if isinstance(value, list) else [value]:  # mjlens recognize --json: one list
                 yield number, reading
 
@@ -129,25 +132,31 @@ def profile_from_corrections(path: str | Path, features: FeatureReader) -> Profi
                 image_path = Path(reading["image"])
                 tiles = [(str(t["code"]), tuple(float(v) for v in t["box"])) for t in reading["tiles"]]
             except (ValueError, KeyError, TypeError) as err:
-                raise ProfileError("bad_labels", f"{path}:{number}: not a Recognition JSON line ({err})") from None
+                raise ProfileError("bad_labels", msg("{path}:{number}: not a Recognition JSON line ({err})",
+                                                     path=path, number=number, err=err)) from None
             unknown = sorted({code for code, box in tiles if code not in DETECTOR_CLASSES or len(box) != 4})
             if unknown:
-                raise ProfileError("bad_labels", f"{path}:{number}: tiles with a bad code or box: {unknown[:5]}")
+                raise ProfileError("bad_labels", msg("{path}:{number}: tiles with a bad code or box: {unknown}",
+                                                     path=path, number=number, unknown=unknown[:5]))
             image_path = image_path if image_path.is_absolute() else path.parent / image_path
             try:
                 image = load_image(image_path.read_bytes())
             except (OSError, ImageError) as err:
-                raise ProfileError("bad_labels", f"{path}:{number}: cannot read the photo {image_path}: "
-                                                 f"{getattr(err, 'message', err)}") from None
+                raise ProfileError("bad_labels", msg("{path}:{number}: cannot read the photo {image_path}: {reason}",
+                                                     path=path, number=number, image_path=image_path,
+                                                     reason=getattr(err, "message", err))) from None
             yield image.bgr, [(code, tuple(v * image.scale for v in box)) for code, box in tiles]
 
     try:
         return _examples(features, photos(), "corrections")
     except ProfileError as err:
         if err.code == "no_examples" and not_done:
-            raise ProfileError("no_examples", f"{err.message}: {path} holds {not_done} photo"
-                                              f"{'' if not_done == 1 else 's'} not marked done, which teach nothing "
-                                              "(mark them done on the review page)") from None
+            said = dict(message=err.message, path=path, not_done=not_done)
+            raise ProfileError("no_examples", msg("{message}: {path} holds {not_done} photo not marked done, which "
+                                                  "teaches nothing (mark it done on the review page)", **said)
+                               if not_done == 1 else
+                               msg("{message}: {path} holds {not_done} photos not marked done, which teach nothing "
+                                   "(mark them done on the review page)", **said)) from None
         raise
 
 
@@ -162,7 +171,7 @@ def profile_from_layout_tiles(image: DecodedImage, tiles: Sequence[LabelledTile]
     ``COMPLETE_SET_CODES``; otherwise a code it lacks is read by the shipped classifier alone."""
     face_up = _face_up_in_decoded(image, tiles)
     if not face_up:
-        raise ProfileError("no_examples", "the labelled tiles hold no face-up tile to learn a face from")
+        raise ProfileError("no_examples", msg("the labelled tiles hold no face-up tile to learn a face from"))
     codes = [code for code, _ in face_up]
     bgr, boxes = stood_up(image.bgr, [box for _, box in face_up], codes)
     crops = crop_tiles(bgr, boxes, features.classifier.size)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mjlens.i18n import msg
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.profile.errors import ProfileError
 
@@ -45,11 +46,11 @@ class Profile:
 
     def __post_init__(self) -> None:
         if len(self.example_codes) != len(self.features):
-            raise ProfileError("bad_profile", "a profile names as many examples as it holds features")
+            raise ProfileError("bad_profile", msg("a profile names as many examples as it holds features"))
         if not set(self.example_codes) <= set(self.codes) <= set(DETECTOR_CLASSES):
-            raise ProfileError("bad_profile", "a profile's codes are tile codes and name every example")
+            raise ProfileError("bad_profile", msg("a profile's codes are tile codes and name every example"))
         if self.reliance.shape != (len(DETECTOR_CLASSES),):
-            raise ProfileError("bad_profile", "a profile holds one reliance per class")
+            raise ProfileError("bad_profile", msg("a profile holds one reliance per class"))
 
     @classmethod
     def of_examples(cls, example_codes: Sequence[str], features: np.ndarray, classifier: str, source: str,
@@ -67,7 +68,7 @@ class Profile:
     def merged(self, other: Profile) -> Profile:
         """This profile with ``other``'s examples added (of the same classifier); complete if either is."""
         if other.classifier != self.classifier:
-            raise ProfileError("profile_classifier", "the profiles were made with different crop classifiers")
+            raise ProfileError("profile_classifier", msg("the profiles were made with different crop classifiers"))
         codes = set(self.codes) | set(other.codes)
         if self.complete != other.complete:  # a complete set's codes stand; the other's examples must be of them
             codes = set((self if self.complete else other).codes) | set(other.example_codes) | set(self.example_codes)
@@ -104,23 +105,26 @@ class Profile:
             with np.load(path, allow_pickle=False) as data:
                 fields = {name: data[name] for name in data.files}
         except FileNotFoundError:
-            raise ProfileError("bad_profile", f"{path}: no such profile file") from None
+            raise ProfileError("bad_profile", msg("{path}: no such profile file", path=path)) from None
         except IsADirectoryError:
-            raise ProfileError("bad_profile", f"{path} is a directory, not a profile file") from None
+            raise ProfileError("bad_profile", msg("{path} is a directory, not a profile file", path=path)) from None
         except (OSError, ValueError, zipfile.BadZipFile, EOFError):
-            raise ProfileError("bad_profile", f"{path} is not a profile file (made by mjlens profile create)") from None
+            raise ProfileError("bad_profile", msg("{path} is not a profile file (made by mjlens profile "
+                                                  "create)", path=path)) from None
         if str(fields.get("format", "")) != FORMAT:
-            raise ProfileError("bad_profile", f"{path} is not a profile file (made by mjlens profile create)")
+            raise ProfileError("bad_profile", msg("{path} is not a profile file (made by mjlens profile "
+                                                  "create)", path=path))
         version = int(fields.get("version", -1))
         if version != VERSION:
-            raise ProfileError("profile_version", f"{path} is a profile of format version {version}; this mjlens "
-                                                  f"reads version {VERSION}: make the profile again")
+            raise ProfileError("profile_version", msg("{path} is a profile of format version {version}; this "
+                                                      "mjlens reads version {VERSION}: make the profile again",
+                                                      path=path, version=version, VERSION=VERSION))
         missing = [name for name in FIELDS if name not in fields]
         if missing:
-            raise ProfileError("bad_profile", f"{path} lacks {', '.join(missing)}")
+            raise ProfileError("bad_profile", msg("{path} lacks {missing}", path=path, missing=', '.join(missing)))
         features, reliance = fields["features"], fields["reliance"]
         if features.ndim != 2 or not np.isfinite(features).all() or not np.isfinite(reliance).all():
-            raise ProfileError("bad_profile", f"{path} holds damaged features")
+            raise ProfileError("bad_profile", msg("{path} holds damaged features", path=path))
         return cls(tuple(str(c) for c in fields["codes"]), bool(fields["complete"]),
                    tuple(str(c) for c in fields["example_codes"]), features.astype(np.float16),
                    str(fields["classifier"]), tuple(str(s) for s in fields["sources"]),

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
+from mjlens.i18n import msg
 from mjlens.scoring.tiles import COPIES_IN_SET
 from mjlens.vision.detection import Detection
 
@@ -66,10 +67,12 @@ def copy_warnings(detections: Sequence[Detection]) -> list[str]:
     for i, tile in enumerate(detections):
         first, probability = tile.alternatives[0] if tile.alternatives else ("", 0.0)
         if overruled(tile) and first in COPIES_IN_SET:
-            warnings.append(f"tile {i} looks most like {first} ({probability:.2f}), but one set holds only "
-                            f"{COPIES_IN_SET[first]} {first}: read as {tile.code} ({tile.confidence:.2f}), its "
-                            "next best reading")
+            warnings.append(msg("tile {i} looks most like {first} ({probability:.2f}), but one set holds only "
+                                "{COPIES_IN_SET} {first}: read as {code} ({confidence:.2f}), its next best "
+                                "reading",
+                                i=i, first=first, probability=probability, COPIES_IN_SET=COPIES_IN_SET[first],
+                                code=tile.code, confidence=tile.confidence))
     for code, count in sorted(over_limit(detections).items()):
-        warnings.append(f"{code} is read {count} times, but one set holds only {COPIES_IN_SET[code]}: check those "
-                        "tiles")
+        warnings.append(msg("{code} is read {count} times, but one set holds only {COPIES_IN_SET}: check "
+                            "those tiles", code=code, count=count, COPIES_IN_SET=COPIES_IN_SET[code]))
     return warnings

@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mjlens.i18n import msg
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.detection import Detection, boxes_in_pixels, mean_confidence
 from mjlens.vision.profile import Profile, ProfiledClassifier, ProfileError
@@ -308,8 +309,8 @@ def load_tile_reader(model_path: str | os.PathLike | None = None, *, classifier:
     named = classifier if classifier is not None else os.environ.get(CLASSIFIER_ENV) or None
     if named is not None and str(named).lower() == "none":
         if profile is not None:
-            raise ProfileError("profile_classifier", "a profile is read with the crop classifier, not the detector "
-                                                     "alone")
+            raise ProfileError("profile_classifier", msg("a profile is read with the crop classifier, not the "
+                                                         "detector alone"))
         return Detector(model, threads=threads, input_size=input_size, **({} if conf is None else {"conf": conf}))
     detector = Detector(model, threads=threads, input_size=input_size or INPUT_SIZE)
     crop_classifier = CropClassifier(Path(named) if named is not None else shipped_classifier_for(detector),

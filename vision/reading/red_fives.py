@@ -20,6 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from mjlens.i18n import msg
 from mjlens.models import shipped
 from mjlens.scoring.tiles import RED_FIVES
 from mjlens.vision.runtime.detector import ModelError
@@ -147,9 +148,11 @@ def load_red_five_judge(path: str | Path | None = None) -> RedFiveJudge:
                             {five: float(t) for five, t in data["thresholds"].items()},
                             {five: float(t) for five, t in data["max_dark"].items()})
     except FileNotFoundError:
-        raise ModelError("model_missing", f"the red-five judge {path} is missing; reinstall mjlens") from None
+        raise ModelError("model_missing", msg("the red-five judge {path} is missing; reinstall mjlens",
+                                              path=path)) from None
     except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError) as err:
-        raise ModelError("model_invalid", f"the red-five judge {path} cannot be read: {err}") from None
+        raise ModelError("model_invalid", msg("the red-five judge {path} cannot be read: {err}", path=path,
+                                              err=err)) from None
 
 
 def with_red_fives(recognition: dict[str, Any], red: set[int]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from mjlens.i18n import msg
 from mjlens.models import CLASSIFIER_FILE, shipped
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.runtime.crops import CROP_SIZE, crop_tiles
@@ -36,13 +37,17 @@ def shipped_classifier_for(detector: Detector) -> Path:
     from). A detector of other classes has no classifier that fits: that is an error that says what to set, never
     a quiet fall back to the detector alone, which reads far fewer tiles (no flowers at the shipped thresholds)."""
     if set(detector.names) != set(DETECTOR_CLASSES):
-        raise ModelError("model_mismatch", f"the detector {detector.path.name} reads {len(set(detector.names))} "
-                                           f"classes, not the {len(DETECTOR_CLASSES)} the shipped crop classifier "
-                                           f"names; set {CLASSIFIER_ENV} to a classifier trained for it, or to "
-                                           "none to read with the detector alone")
+        raise ModelError("model_mismatch", msg("the detector {name} reads {n_names} classes, not the "
+                                               "{n_DETECTOR_CLASSES} the shipped crop classifier names; set "
+                                               "{CLASSIFIER_ENV} to a classifier trained for it, or to none "
+                                               "to read with the detector alone",
+                                               name=detector.path.name, n_names=len(set(detector.names)),
+                                               n_DETECTOR_CLASSES=len(DETECTOR_CLASSES), CLASSIFIER_ENV=CLASSIFIER_ENV))
     if not DEFAULT_CLASSIFIER.is_file():
-        raise ModelError("model_missing", f"the shipped crop classifier {DEFAULT_CLASSIFIER} is missing; reinstall "
-                                          f"mjlens, or set {CLASSIFIER_ENV} to a classifier, or to none")
+        raise ModelError("model_missing", msg("the shipped crop classifier {DEFAULT_CLASSIFIER} is missing; "
+                                              "reinstall mjlens, or set {CLASSIFIER_ENV} to a classifier, or "
+                                              "to none",
+                                              DEFAULT_CLASSIFIER=DEFAULT_CLASSIFIER, CLASSIFIER_ENV=CLASSIFIER_ENV))
     return DEFAULT_CLASSIFIER
 
 
@@ -51,13 +56,17 @@ def check_pair(detector: Detector, classifier: CropClassifier) -> None:
     were trained in (``PAIR_KEY``), the same pair."""
     missing = set(detector.names) - {DETECTOR_CLASSES[c] for c in classifier.columns}
     if missing:
-        raise ModelError("model_mismatch", f"the crop classifier {classifier.path.name} cannot name "
-                                           f"{sorted(missing)[:5]}, which the detector {detector.path.name} finds")
+        raise ModelError("model_mismatch", msg("the crop classifier {name} cannot name {missing}, which the "
+                                               "detector {name2} finds",
+                                               name=classifier.path.name, missing=sorted(missing)[:5],
+                                               name2=detector.path.name))
     ours, theirs = detector.metadata.get(PAIR_KEY), classifier.metadata.get(PAIR_KEY)
     if ours and theirs and ours != theirs:
-        raise ModelError("model_mismatch", f"the detector {detector.path.name} is of pair {ours!r} and the crop "
-                                           f"classifier {classifier.path.name} of pair {theirs!r}; set "
-                                           f"{CLASSIFIER_ENV} to the classifier trained with this detector")
+        raise ModelError("model_mismatch", msg("the detector {name} is of pair {ours} and the crop classifier "
+                                               "{name2} of pair {theirs}; set {CLASSIFIER_ENV} to the "
+                                               "classifier trained with this detector",
+                                               name=detector.path.name, ours=repr(ours), name2=classifier.path.name,
+                                               theirs=repr(theirs), CLASSIFIER_ENV=CLASSIFIER_ENV))
 
 
 class CropClassifier:
@@ -66,13 +75,15 @@ class CropClassifier:
     def __init__(self, model_path: str | os.PathLike, *, threads: int | None = None):
         path = Path(model_path)
         if not path.is_file():
-            raise ModelError("model_missing", f"the crop classifier {path} is missing; set {CLASSIFIER_ENV} to "
-                                              "its path, or to none")
+            raise ModelError("model_missing", msg("the crop classifier {path} is missing; set "
+                                                  "{CLASSIFIER_ENV} to its path, or to none",
+                                                  path=path, CLASSIFIER_ENV=CLASSIFIER_ENV))
         self.session = open_session(path, threads)
         model_input, output = self.session.get_inputs()[0], self.session.get_outputs()[0]
         if (len(model_input.shape) != 4 or model_input.shape[1] not in (3, "channels") or len(output.shape) != 2
                 or not isinstance(output.shape[1], int)):
-            raise ModelError("model_invalid", f"{path} is not a YOLO classifier (output {output.shape})")
+            raise ModelError("model_invalid", msg("{path} is not a YOLO classifier (output {shape})",
+                                                  path=path, shape=output.shape))
         self.path = path
         self.input_name = model_input.name
         self.metadata = metadata = self.session.get_modelmeta().custom_metadata_map

@@ -29,6 +29,8 @@ import cv2
 import numpy as np
 from PIL import Image, ImageOps, UnidentifiedImageError
 
+from mjlens.i18n import msg
+
 MAX_BYTES = 20 * 1024 * 1024
 MAX_PIXELS = 50_000_000
 MIN_SIDE = 32  # below this no tile is legible; also refuses 1x1 tracking pixels and icons
@@ -211,24 +213,31 @@ def check_cost(image: Image.Image, data: bytes, factor: int = 1, budget: DecodeB
     """Refuse (``too_many_pixels``; ``unsupported_image`` for a JPEG of too many scans) a photo whose decode would
     cost more than the limits, from its header; the memory estimate is checked against ``budget`` when given."""
     width, height = image.size
-    described = f"the {image.format} image is {width}x{height} pixels"
+    described = msg("the {format} image is {width}x{height} pixels", format=image.format, width=width, height=height)
     if image.format in ("JPEG", "MPO"):
         scans = data.count(b"\xff\xda")  # start-of-scan markers: entropy-coded data never holds FF DA
         if scans > MAX_JPEG_SCANS:
-            raise ImageError("unsupported_image", f"the JPEG has {scans} scans; at most {MAX_JPEG_SCANS} are read")
+            raise ImageError("unsupported_image", msg("the JPEG has {scans} scans; at most {MAX_JPEG_SCANS} "
+                                                      "are read", scans=scans, MAX_JPEG_SCANS=MAX_JPEG_SCANS))
     if width * height > SPARSE_CHECK_PIXELS and len(data) * 1e6 < MIN_BYTES_PER_MEGAPIXEL * width * height:
-        raise ImageError("too_many_pixels", f"{described} in {len(data)} bytes: above "
-                                            f"{SPARSE_CHECK_PIXELS / 1e6:g} megapixels a photo takes at least "
-                                            f"{MIN_BYTES_PER_MEGAPIXEL} bytes per megapixel")
+        raise ImageError("too_many_pixels", msg("{described} in {n_data} bytes: above {megapixels:g} megapixels a "
+                                                "photo takes at least {MIN_BYTES_PER_MEGAPIXEL} bytes per "
+                                                "megapixel",
+                                                described=described, n_data=len(data),
+                                                megapixels=SPARSE_CHECK_PIXELS / 1e6,
+                                                MIN_BYTES_PER_MEGAPIXEL=MIN_BYTES_PER_MEGAPIXEL))
     raw = raw_bytes(image, data)
     if raw > MAX_RAW_BYTES:
-        raise ImageError("too_many_pixels", f"{described} in mode {image.mode}: {raw / 2**20:.0f} MiB of pixel data"
-                                            f"; the limit is {MAX_RAW_BYTES / 2**20:.0f} MiB")
+        raise ImageError("too_many_pixels", msg("{described} in mode {mode}: {mib:.0f} MiB of pixel data; the "
+                                                "limit is {limit:.0f} MiB",
+                                                described=described, mode=image.mode, mib=raw / 2**20,
+                                                limit=MAX_RAW_BYTES / 2**20))
     cost = decode_cost(image, factor)
     if budget is not None and cost.peak_bytes > budget.total_bytes:
-        raise ImageError("too_many_pixels", f"{described} in mode {image.mode}: decoding it would take about "
-                                            f"{cost.peak_bytes / 2**20:.0f} MiB; the limit is "
-                                            f"{budget.total_bytes / 2**20:.0f} MiB")
+        raise ImageError("too_many_pixels", msg("{described} in mode {mode}: decoding it would take about "
+                                                "{mib:.0f} MiB; the limit is {limit:.0f} MiB",
+                                                described=described, mode=image.mode, mib=cost.peak_bytes / 2**20,
+                                                limit=budget.total_bytes / 2**20))
     return cost
 
 
@@ -281,7 +290,8 @@ def load_image(
     except Image.DecompressionBombError as err:
         raise ImageError("too_many_pixels", _bomb_message(err, max_pixels)) from None
     except (OSError, SyntaxError, ValueError, EOFError) as err:
-        raise ImageError("corrupt_image", f"the {fmt} file could not be decoded: {_short(err)}") from None
+        raise ImageError("corrupt_image", msg("the {fmt} file could not be decoded: {reason}", fmt=fmt,
+                                              reason=_short(err))) from None
     finally:
         image.close()
         budget.release(cost.peak_bytes)
@@ -295,10 +305,12 @@ def open_checked(data: bytes, *, max_bytes: int = MAX_BYTES, max_pixels: int = M
     """The photo opened but not decoded, after every check its header allows: file size, format, pixel count,
     smallest side, and a cost no photo has (``check_cost``'s first two checks). ImageError otherwise."""
     if len(data) == 0:
-        raise ImageError("not_an_image", "the file is empty")
+        raise ImageError("not_an_image", msg("the file is empty"))
     if len(data) > max_bytes:
-        raise ImageError("image_too_large", f"the file is {len(data)} bytes ({len(data) / 2**20:.1f} MiB); the "
-                                            f"limit is {max_bytes} bytes ({max_bytes / 2**20:.0f} MiB)")
+        raise ImageError("image_too_large", msg("the file is {n_data} bytes ({mib:.1f} MiB); the limit is "
+                                                "{max_bytes} bytes ({limit_mib:.0f} MiB)",
+                                                n_data=len(data), mib=len(data) / 2**20, max_bytes=max_bytes,
+                                                limit_mib=max_bytes / 2**20))
     declared = declared_size(data)
     if declared is not None:  # before Pillow's WebP opener allocates its canvas
         check_pixels(*declared, max_pixels)
@@ -308,8 +320,9 @@ def open_checked(data: bytes, *, max_bytes: int = MAX_BYTES, max_pixels: int = M
     try:
         check_pixels(width, height, max_pixels)
         if min(width, height) < min_side:
-            raise ImageError("image_too_small", f"the image is {width}x{height} pixels; each side must be at least "
-                                                f"{min_side}")
+            raise ImageError("image_too_small", msg("the image is {width}x{height} pixels; each side must be "
+                                                    "at least {min_side}",
+                                                    width=width, height=height, min_side=min_side))
         check_cost(image, data)
     except ImageError:
         image.close()
@@ -319,8 +332,8 @@ def open_checked(data: bytes, *, max_bytes: int = MAX_BYTES, max_pixels: int = M
 
 def check_pixels(width: int, height: int, max_pixels: int) -> None:
     if width * height > max_pixels:
-        raise ImageError("too_many_pixels", f"the image is {width}x{height} pixels; the limit is "
-                                            f"{max_pixels / 1e6:g} megapixels")
+        raise ImageError("too_many_pixels", msg("the image is {width}x{height} pixels; the limit is {megapixels:g} "
+                                                "megapixels", width=width, height=height, megapixels=max_pixels / 1e6))
 
 
 def declared_size(data: bytes) -> tuple[int, int] | None:
@@ -347,7 +360,8 @@ def check_structure(data: bytes) -> None:
         while at + 8 <= len(data) and data[at + 4:at + 8] != b"IEND":
             chunks += 1
             if chunks > MAX_PNG_CHUNKS:
-                raise ImageError("unsupported_image", f"the PNG has more than {MAX_PNG_CHUNKS} chunks")
+                raise ImageError("unsupported_image", msg("the PNG has more than {MAX_PNG_CHUNKS} chunks",
+                                                          MAX_PNG_CHUNKS=MAX_PNG_CHUNKS))
             at += 12 + int.from_bytes(data[at:at + 4], "big")
     elif data.startswith(b"\xff\xd8"):
         at, segments = 2, 0
@@ -359,8 +373,9 @@ def check_structure(data: bytes) -> None:
                 continue
             segments += 1
             if segments > MAX_JPEG_SEGMENTS:
-                raise ImageError("unsupported_image", f"the JPEG has more than {MAX_JPEG_SEGMENTS} segments before "
-                                                      "its first scan")
+                raise ImageError("unsupported_image", msg("the JPEG has more than {MAX_JPEG_SEGMENTS} "
+                                                          "segments before its first scan",
+                                                          MAX_JPEG_SEGMENTS=MAX_JPEG_SEGMENTS))
             if data[at + 1] == 0xDA:
                 return
             at += 2 + int.from_bytes(data[at + 2:at + 4], "big")
@@ -384,8 +399,11 @@ def _short(err: Exception, limit: int = 120) -> str:
 def _bomb_message(err: Exception, max_pixels: int) -> str:
     """Pillow's own decompression-bomb refusal, told in the service's words and limit."""
     found = re.search(r"\((\d+) pixels\)", str(err))
-    size = f"{int(found.group(1)) / 1e6:.0f} megapixels" if found else "more pixels than Pillow accepts"
-    return f"the image has {size}; the limit is {max_pixels / 1e6:g} megapixels"
+    if found:
+        return msg("the image has {size:.0f} megapixels; the limit is {limit:g} megapixels",
+                   size=int(found.group(1)) / 1e6, limit=max_pixels / 1e6)
+    return msg("the image has more pixels than Pillow accepts; the limit is {limit:g} megapixels",
+               limit=max_pixels / 1e6)
 
 
 def _open(data: bytes, max_pixels: int = MAX_PIXELS) -> Image.Image:
@@ -401,17 +419,19 @@ def _open(data: bytes, max_pixels: int = MAX_PIXELS) -> Image.Image:
         except UnidentifiedImageError:
             pass
         except (OSError, SyntaxError, ValueError, EOFError) as err:
-            raise ImageError("corrupt_image", f"the image header could not be read: {_short(err)}") from None
+            raise ImageError("corrupt_image", msg("the image header could not be read: {reason}",
+                                                  reason=_short(err))) from None
         except Exception:  # noqa: BLE001 - a plugin hooked into Image.open failing on bytes it cannot place
             pass
         if any(signature.match(data) for signature in _SIGNATURES):  # e.g. a PNG chunk with a wrong CRC
-            raise ImageError("corrupt_image", "the file starts like a JPEG, PNG, WebP or HEIC image but its header "
-                                              "is damaged")
+            raise ImageError("corrupt_image", msg("the file starts like a JPEG, PNG, WebP or HEIC image but "
+                                                  "its header is damaged"))
         try:  # a format Pillow knows but this service does not take (GIF, BMP, TIFF, ...)
             other = Image.open(io.BytesIO(data))
         except Exception:  # noqa: BLE001 - any failure here means "not an image we recognise"
-            raise ImageError("not_an_image", "the data is not a JPEG, PNG, WebP or HEIC image") from None
-    raise ImageError("unsupported_image", f"{other.format} images are not supported; send JPEG, PNG, WebP or HEIC")
+            raise ImageError("not_an_image", msg("the data is not a JPEG, PNG, WebP or HEIC image")) from None
+    raise ImageError("unsupported_image", msg("{format} images are not supported; send JPEG, PNG, WebP or HEIC",
+                                              format=other.format))
 
 
 def _orientation(image: Image.Image, decoded: bool = False) -> int | None:
@@ -443,5 +463,5 @@ def _to_bgr(image: Image.Image) -> np.ndarray:
         image = image.convert("RGB")  # CMYK, YCbCr, P, L, 1, LAB, HSV
     rgb = np.asarray(image)
     if rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.dtype != np.uint8:
-        raise ImageError("unsupported_image", f"pixel mode {mode} is not supported")
+        raise ImageError("unsupported_image", msg("pixel mode {mode} is not supported", mode=mode))
     return cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)  # OpenCV's swap: a fiftieth of the time of a strided copy

@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
+from mjlens.i18n import msg
 from mjlens.models import DETECTOR_FILE, shipped
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.boxes import box_area, box_intersection, box_iou
@@ -71,7 +72,8 @@ def open_session(path: Path, threads: int | None = None) -> ort.InferenceSession
     try:
         return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     except Exception as err:  # noqa: BLE001 - onnxruntime raises several unrelated types for a bad file
-        raise ModelError("model_invalid", f"{path} is not an ONNX model onnxruntime can run: {err}") from None
+        raise ModelError("model_invalid", msg("{path} is not an ONNX model onnxruntime can run: {err}",
+                                              path=path, err=err)) from None
 
 
 def default_model_path() -> Path:
@@ -97,14 +99,16 @@ def class_names_from_metadata(metadata: dict[str, str], num_classes: int) -> tup
         try:
             table = ast.literal_eval(raw)
         except (ValueError, SyntaxError):
-            raise ModelError("model_invalid", "the model's class names metadata cannot be read") from None
+            raise ModelError("model_invalid", msg("the model's class names metadata cannot be read")) from None
         names = [table[i] for i in sorted(table)] if isinstance(table, dict) else list(table)
     codes = tuple(NAME_ALIASES.get(str(n), str(n)) for n in names)
     unknown = [c for c in codes if c not in DETECTOR_CLASSES]
     if unknown:
-        raise ModelError("model_invalid", f"the model has classes that are not tile codes: {unknown[:5]}")
+        raise ModelError("model_invalid", msg("the model has classes that are not tile codes: {unknown}",
+                                              unknown=unknown[:5]))
     if len(codes) != num_classes:
-        raise ModelError("model_invalid", f"the model outputs {num_classes} classes but names {len(codes)}")
+        raise ModelError("model_invalid", msg("the model outputs {num_classes} classes but names {n_codes}",
+                                              num_classes=num_classes, n_codes=len(codes)))
     return codes
 
 
@@ -123,13 +127,15 @@ class Detector:
     ):
         path = Path(model_path) if model_path else default_model_path()
         if not path.is_file():
-            raise ModelError("model_missing", f"the tile model {path} is missing; set {MODEL_ENV} to a detector's "
-                                              "path, or reinstall mjlens (its wheel ships the models)")
+            raise ModelError("model_missing", msg("the tile model {path} is missing; set {MODEL_ENV} to a "
+                                                  "detector's path, or reinstall mjlens (its wheel ships the "
+                                                  "models)", path=path, MODEL_ENV=MODEL_ENV))
         self.session = open_session(path, threads)
         model_input = self.session.get_inputs()[0]
         output = self.session.get_outputs()[0]
         if len(model_input.shape) != 4 or len(output.shape) != 3:
-            raise ModelError("model_invalid", f"{path} is not a YOLO detector (input {model_input.shape})")
+            raise ModelError("model_invalid", msg("{path} is not a YOLO detector (input {shape})",
+                                                  path=path, shape=model_input.shape))
         self.path = path
         self.metadata = self.session.get_modelmeta().custom_metadata_map
         self.input_name = model_input.name

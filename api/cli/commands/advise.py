@@ -21,4 +21,4 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    return run_question(args, "advise", advise, print_advice)
+    return run_question(args, "advise", advise, lambda result, hand, lang: print_advice(result, hand, lang=lang))

@@ -7,6 +7,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from mjlens.i18n import msg
 from mjlens.scoring.engine import RULE_SYSTEMS
 from mjlens.scoring.hand import Context, context_from_json
 
@@ -123,7 +124,7 @@ def indicator_tiles(text: str, flag: str) -> list[str]:
         try:
             tiles.extend(parse(part).all_tiles())
         except HandError as err:
-            raise HandError(err.code, f"{flag}: {err.message}") from None
+            raise HandError(err.code, msg("{flag}: {message}", flag=flag, message=err.message)) from None
     return tiles
 
 
@@ -135,12 +136,13 @@ def options_from_args(args) -> dict[str, Any]:
         options["house_rules"] = _house_rules(args.house_rules, args.rules)
     if args.stakes:
         if args.rules != "taiwan":
-            raise UsageError(f"bad_option: --stakes (底/台值) applies to --rules taiwan only, not {args.rules}")
+            raise UsageError(msg("bad_option: --stakes (底/台值) applies to --rules taiwan only, not {rules}",
+                                 rules=args.rules))
         options["stakes"] = args.stakes
     for pair in args.option:
         key, eq, value = pair.partition("=")
         if not eq or not key:
-            raise UsageError(f"--option wants KEY=VALUE, not {pair!r}")
+            raise UsageError(msg("--option wants KEY=VALUE, not {pair}", pair=repr(pair)))
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:
@@ -157,14 +159,15 @@ def _house_rules(path: str, rules: str) -> dict[str, Any]:
     try:
         table = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as err:
-        raise UsageError(f"cannot read house rules {path}: {err.strerror}") from None
+        raise UsageError(msg("cannot read house rules {path}: {strerror}", path=path, strerror=err.strerror)) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
-        raise UsageError(f"bad_option: house rules {path} are not valid TOML: {err}") from None
+        raise UsageError(msg("bad_option: house rules {path} are not valid TOML: {err}", path=path, err=err)) from None
     if rules in HOUSE_RULE_SYSTEMS:
         try:
             rule_facts(rules, {"house_rules": table})
         except HandError as err:
-            raise UsageError(f"{err.code}: house rules {path} do not fit --rules {rules}: {err.message} "
-                             f"(the file's shape: docs/rules/{rules}.md)") from None
+            raise UsageError(msg("{code}: house rules {path} do not fit --rules {rules}: {message} (the "
+                                 "file's shape: docs/rules/{rules}.md)",
+                                 code=err.code, path=path, rules=rules, message=err.message)) from None
     return table
 

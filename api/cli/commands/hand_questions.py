@@ -10,12 +10,14 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from mjlens.i18n import msg
 from mjlens.scoring.advice import invalid
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import Hand
 from mjlens.scoring.notation import parse
 from mjlens.scoring.sighting import Sighting
 
+from ..lang import add_lang_flag, complain
 from ..main import EXIT_BAD_INPUT, EXIT_OK, UsageError
 from .context_flags import (
     add_context_flags,
@@ -35,6 +37,7 @@ def add_flags(parser) -> None:
     add_hand_source(parser, "123m456p78s11z [555z]", "result")
     add_rules_flag(parser)
     parser.add_argument("--json", action="store_true", help="print the result JSON instead of a table")
+    add_lang_flag(parser)
     table = parser.add_argument_group("what is in sight at the table")
     table.add_argument("--seen", metavar="TILES", action="append", default=[],
                        help="tiles in sight besides the hand (other players' melds...), in notation, e.g. '[555z]19m'")
@@ -51,7 +54,7 @@ def _tiles(text: str, flag: str) -> tuple[str, ...]:
     try:
         return tuple(parse(text).all_tiles())
     except HandError as err:
-        raise HandError(err.code, f"{flag}: {err.message}") from None
+        raise HandError(err.code, msg("{flag}: {message}", flag=flag, message=err.message)) from None
 
 
 def sighting_from_args(args) -> Sighting:
@@ -64,12 +67,13 @@ def sighting_from_args(args) -> Sighting:
         seat, eq, text = pair.partition("=")
         seat = seat.strip().upper()
         if not eq or seat not in ("E", "S", "W", "N"):
-            raise UsageError(f"--discards wants SEAT=TILES with SEAT one of E, S, W, N, not {pair!r}")
+            raise UsageError(msg("--discards wants SEAT=TILES with SEAT one of E, S, W, N, not {pair}",
+                                 pair=repr(pair)))
         discards[seat] = discards.get(seat, ()) + _tiles(text, f"--discards {seat}")
     return Sighting(tuple(seen), discards)
 
 
-def run_question(args, name: str, question: Question, show: Callable[[dict[str, Any], Hand], None],
+def run_question(args, name: str, question: Question, show: Callable[[dict[str, Any], Hand, str], None],
                  hint: Callable[[dict[str, Any]], str | None] | None = None) -> int:
     """Answer ``question`` for the hand the flags give; ``hint`` may add a line to a refusal (what to ask instead)."""
     options = options_from_args(args)
@@ -84,13 +88,13 @@ def run_question(args, name: str, question: Question, show: Callable[[dict[str, 
             try:
                 data = json.loads(_read(args.hand_json))
             except json.JSONDecodeError as err:
-                raise HandError("bad_hand_json", f"not JSON: {err}") from None
+                raise HandError("bad_hand_json", msg("not JSON: {err}", err=err)) from None
             hand = Hand.from_json(data)
             hand = dataclasses.replace(hand, context=context_from_args(args, hand.context))
         elif args.hand:
             hand = parse(args.hand, context_from_args(args))
         else:
-            raise UsageError("give a hand in compact notation, --hand-json FILE or --jsonl FILE")
+            raise UsageError(msg("give a hand in compact notation, --hand-json FILE or --jsonl FILE"))
     except HandError as err:
         return _fail(args, name, invalid(args.rules, err))
     result = question(hand, args.rules, options, sighting)
@@ -99,15 +103,14 @@ def run_question(args, name: str, question: Question, show: Callable[[dict[str, 
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
     else:
-        show(result, hand)
+        show(result, hand, args.lang)
     return EXIT_OK
 
 
 def _fail(args, name: str, result: dict[str, Any], hint: str | None = None) -> int:
     if args.json:
         print(json.dumps(result, ensure_ascii=False))
-    error = result["error"]
-    print(f"mjlens {name}: {error['code']}: {error['message']}" + (f"; {hint}" if hint else ""), file=sys.stderr)
+    complain(name, result["error"]["code"], result["error"]["message"], args.lang, hint)
     return EXIT_BAD_INPUT
 
 
@@ -116,7 +119,7 @@ def answer_line(line: str, question: Question, rules: str, options: dict[str, An
     try:
         data = json.loads(line)
     except json.JSONDecodeError as err:
-        result = invalid(rules, HandError("bad_hand_json", f"not JSON: {err}"))
+        result = invalid(rules, HandError("bad_hand_json", msg("not JSON: {err}", err=err)))
     else:
         result = question(data, rules, options, sighting)
     return json.dumps(result, ensure_ascii=False)
@@ -129,7 +132,7 @@ def _run_jsonl(args, question: Question, options: dict[str, Any], sighting: Sigh
         try:
             stream = open(args.jsonl, encoding="utf-8")  # noqa: SIM115 - closed below
         except OSError as err:
-            raise UsageError(f"cannot read {args.jsonl}: {err.strerror}") from None
+            raise UsageError(msg("cannot read {jsonl}: {strerror}", jsonl=args.jsonl, strerror=err.strerror)) from None
     try:
         for line in stream:
             if line.strip():

@@ -12,6 +12,9 @@ import json
 import sys
 from typing import Any
 
+from mjlens.i18n import Message, msg, say
+
+from ..lang import add_lang_flag, complain
 from ..main import EXIT_BAD_INPUT, EXIT_OK, UsageError
 from .context_flags import (
     add_context_flags,
@@ -30,7 +33,7 @@ def register(sub) -> None:
     parser.add_argument("image", metavar="IMAGE", help="a JPEG, PNG, WebP or HEIC photo")
     add_rules_flag(parser)
     parser.add_argument("--json", action="store_true", help="print {recognition, score} as JSON (as the HTTP API)")
-    parser.add_argument("--lang", choices=("zh", "en"), default="en", help="language of the table (default en)")
+    add_lang_flag(parser)
     # not --kong: that flag says the win came on a kong's replacement tile (context_flags.py)
     parser.add_argument("--kong-tile", dest="kongs", action="append", default=[], metavar="CODE",
                         help="the tile of a concealed kong laid with all four tiles face down, which the photo "
@@ -43,8 +46,9 @@ def register(sub) -> None:
 
 #: Refusals of a photo's hand that a tile misread or missed may cause, and what to do about one.
 MISREAD_CODES = ("tile_count", "not_winning", "too_many_copies")
-MISREAD_HINT = ("a tile may be misread or missed: correct it on the phone page (mjlens serve), or type the hand "
-                "as it is: mjlens score 'NOTATION' --rules {rules}")
+def misread_hint(rules: str) -> Message:
+    return msg("a tile may be misread or missed: correct it on the phone page (mjlens serve), or type the hand as "
+               "it is: mjlens score 'NOTATION' --rules {rules}", rules=rules)
 
 
 def context_overrides(args) -> dict[str, Any]:
@@ -71,21 +75,22 @@ def run(args) -> int:
         context = context_overrides(args)
         check_request(args.rules, context, args.kongs)
     except HandError as err:
-        raise UsageError(f"{err.code}: {err.message}") from None
+        raise UsageError(msg("{code}: {message}", code=err.code, message=err.message)) from None
     recognizer = load_recognizer(args)
     try:
         recognition = recognizer.recognize_path(args.image)
     except ImageError as err:
-        raise UsageError(f"{args.image}: {err.code}: {err.message}") from None
+        raise UsageError(msg("{image}: {code}: {message}", image=args.image, code=err.code,
+                             message=err.message)) from None
     except OSError as err:
-        raise UsageError(f"cannot read {args.image}: {err.strerror or err}") from None
+        raise UsageError(msg("cannot read {image}: {reason}", image=args.image, reason=err.strerror or err)) from None
     recognition, result = photo_score_result(with_kongs(recognition, args.kongs), args.rules, context, options)
     in_progress = hand_in_progress(recognition.get("hand"), args.rules, options, result)
     if args.json:
         print(json.dumps({"recognition": recognition, "score": result.to_json(), **in_progress},
                          ensure_ascii=False))
     else:
-        print_recognition(recognition)
+        print_recognition(recognition, args.lang)
         hand = None
         if recognition.get("hand"):
             try:
@@ -97,11 +102,11 @@ def run(args) -> int:
         elif hand is not None:
             for key, show in (("waits", print_waits), ("advice", print_advice)):
                 if in_progress.get(key, {}).get("valid"):
-                    show(in_progress[key], hand)
+                    show(in_progress[key], hand, lang=args.lang)
     if not result.valid:
         assert result.error is not None
-        print(f"mjlens photo: {result.error.code}: {result.error.message}", file=sys.stderr)
+        complain("photo", result.error.code, result.error.message, args.lang)
         if result.error.code in MISREAD_CODES and recognition.get("hand"):
-            print(f"mjlens photo: {MISREAD_HINT.format(rules=args.rules)}", file=sys.stderr)
+            print(f"mjlens photo: {say(misread_hint(args.rules), args.lang)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     return EXIT_OK

@@ -6,7 +6,15 @@ import json
 import sys
 from functools import partial
 
+from mjlens.i18n import msg, pmsg, ptr, say, tr
+
+from ..lang import add_lang_flag
 from ..main import EXIT_BAD_INPUT, EXIT_OK, UsageError
+
+#: A group's role and a meld's kind as the listing names them, listed for the catalogue.
+GROUP_WORDS = (pmsg("role", "concealed"), pmsg("role", "winning"), pmsg("role", "meld"), pmsg("role", "flowers"),
+               pmsg("role", "dora"), pmsg("role", "other"), pmsg("kind", "chow"), pmsg("kind", "pung"),
+               pmsg("kind", "kong"))
 
 
 def register(sub) -> None:
@@ -16,6 +24,7 @@ def register(sub) -> None:
                     "JSON per photo (a photo that cannot be read gives {\"image\", \"error\"} in its place).")
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="JPEG, PNG, WebP or HEIC photos")
     parser.add_argument("--json", action="store_true", help="print a JSON list instead of a listing")
+    add_lang_flag(parser)
     parser.add_argument("--workers", type=int, metavar="N", help="photos read at once, the cores shared among them "
                         "(default: one a core when the cores are free, else one)")
     add_model_flags(parser)
@@ -49,9 +58,9 @@ def check_model_flags(args) -> None:
     """Refuse out-of-range ``--conf``, ``--bonus-conf``, ``--back-conf`` and ``--input-size`` (exit 2)."""
     for flag, value in (("--conf", args.conf), ("--bonus-conf", args.bonus_conf), ("--back-conf", args.back_conf)):
         if value is not None and not 0.0 < value < 1.0:
-            raise UsageError(f"{flag} must be between 0 and 1")
+            raise UsageError(msg("{flag} must be between 0 and 1", flag=flag))
     if args.input_size is not None and not 32 <= args.input_size <= 4096:
-        raise UsageError("--input-size must be between 32 and 4096 pixels")
+        raise UsageError(msg("--input-size must be between 32 and 4096 pixels"))
 
 
 def load_recognizer(args, threads: int | None = None):
@@ -69,7 +78,7 @@ def load_recognizer(args, threads: int | None = None):
     except ModelError as err:
         raise UsageError(err.message) from None
     except ProfileError as err:
-        raise UsageError(f"--profile: {err.code}: {err.message}") from None
+        raise UsageError(msg("--profile: {code}: {message}", code=err.code, message=err.message)) from None
 
 
 def run(args) -> int:
@@ -78,7 +87,7 @@ def run(args) -> int:
     from ..inorder import map_in_order
 
     if args.workers is not None and args.workers < 1:
-        raise UsageError("--workers must be at least 1")
+        raise UsageError(msg("--workers must be at least 1"))
     # On free cores several photos are read at once, each on its share of them (sessions.default_workers); the
     # readings are the same either way, and one photo keeps every core.
     workers = min(args.workers or default_workers(), len(args.images))
@@ -88,12 +97,12 @@ def run(args) -> int:
                                      strict=True):
         if error is not None:
             failed += 1
-            print(f"mjlens recognize: {path}: {error}", file=sys.stderr)
+            print(f"mjlens recognize: {path}: {say(error, args.lang)}", file=sys.stderr)
             results.append({"image": path, "error": result})
             continue
         results.append(result)
         if not args.json:
-            print_recognition(result)
+            print_recognition(result, args.lang)
     if args.json:
         json.dump(results, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -107,30 +116,32 @@ def _read(recognizer, path: str) -> tuple[dict, str | None]:
     try:
         return recognizer.recognize_path(path), None
     except ImageError as err:
-        return err.to_json(), f"{err.code}: {err.message}"
+        return err.to_json(), msg("{code}: {message}", code=err.code, message=err.message)
     except OSError as err:
-        return {"code": "unreadable_file", "message": str(err.strerror)}, f"cannot read: {err.strerror}"
+        return ({"code": "unreadable_file", "message": str(err.strerror)},
+                msg("cannot read: {reason}", reason=str(err.strerror)))
 
 
-def print_recognition(result: dict) -> None:
+def print_recognition(result: dict, lang: str = "en") -> None:
     """A listing for people: the tiles group by group, the hand in compact notation, the warnings."""
     from mjlens.scoring.errors import HandError
     from mjlens.scoring.hand import Hand
     from mjlens.scoring.notation import format_hand
 
     tiles = result["tiles"]
-    print(f"{result['image']} ({result['width']}x{result['height']}): {len(tiles)} tiles")
+    print(tr(lang, "{image} ({width}x{height}): {count} tiles", image=result["image"], width=result["width"],
+             height=result["height"], count=len(tiles)))
     for g, group in enumerate(result["groups"]):
         codes = " ".join(tiles[i]["code"] for i in group.get("tiles", ()))
-        label = " ".join(str(group[k]) for k in ("role", "kind") if group.get(k))
-        print(f"  group {g} {label}: {codes}")
+        label = " ".join(ptr(lang, k, str(group[k])) for k in ("role", "kind") if group.get(k))
+        print(tr(lang, "  group {number} {label}: {codes}", number=g, label=label, codes=codes))
     ungrouped = [t for t in tiles if t["group"] is None]
     if ungrouped:
-        print("  tiles: " + " ".join(f"{t['code']}({t['confidence']:.2f})" for t in ungrouped))
+        print(tr(lang, "  tiles: {tiles}", tiles=" ".join(f"{t['code']}({t['confidence']:.2f})" for t in ungrouped)))
     if result["hand"] is not None:
         try:
-            print(f"  hand: {format_hand(Hand.from_json(result['hand']))}")
+            print(tr(lang, "  hand: {hand}", hand=format_hand(Hand.from_json(result["hand"]))))
         except HandError as err:
-            print(f"  hand: (not a legal hand: {err.message})")
+            print(tr(lang, "  hand: (not a legal hand: {message})", message=err.message))
     for warning in result["warnings"]:
-        print(f"  warning: {warning}")
+        print(tr(lang, "  warning: {warning}", warning=warning))

@@ -10,12 +10,14 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
+from mjlens.i18n import msg
 from mjlens.scoring.engine import score
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import Hand
 from mjlens.scoring.notation import parse
 from mjlens.scoring.result import ScoreResult
 
+from ..lang import add_lang_flag, complain
 from ..main import EXIT_BAD_INPUT, EXIT_OK, UsageError
 from ..render import print_score
 from .context_flags import (
@@ -35,7 +37,7 @@ def register(sub) -> None:
     add_hand_source(parser, "123m456p78s11z [555z] 1f +9s", "Score")
     add_rules_flag(parser)
     parser.add_argument("--json", action="store_true", help="print the Score JSON instead of a table")
-    parser.add_argument("--lang", choices=("zh", "en"), default="en", help="language of the table (default en)")
+    add_lang_flag(parser)
     parser.add_argument("--workers", type=int, default=1, metavar="N", help="processes for --jsonl (default 1)")
     add_context_flags(parser)
     add_option_flags(parser)
@@ -48,9 +50,9 @@ def _read(path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
     except OSError as err:
-        raise UsageError(f"cannot read {path}: {err.strerror}") from None
+        raise UsageError(msg("cannot read {path}: {strerror}", path=path, strerror=err.strerror)) from None
     except UnicodeDecodeError:
-        raise UsageError(f"{path} is not UTF-8 text") from None
+        raise UsageError(msg("{path} is not UTF-8 text", path=path)) from None
 
 
 def run(args) -> int:
@@ -61,7 +63,8 @@ def run(args) -> int:
         try:
             data = json.loads(_read(args.hand_json))
         except json.JSONDecodeError as err:
-            return _fail(args, ScoreResult.invalid(args.rules, HandError("bad_hand_json", f"not JSON: {err}")))
+            return _fail(args, ScoreResult.invalid(args.rules, HandError("bad_hand_json", msg("not JSON: {err}",
+                                                                                              err=err))))
         try:
             hand = Hand.from_json(data)
             hand = dataclasses.replace(hand, context=context_from_args(args, hand.context))
@@ -73,7 +76,7 @@ def run(args) -> int:
         except HandError as err:
             return _fail(args, ScoreResult.invalid(args.rules, err))
     else:
-        raise UsageError("give a hand in compact notation, --hand-json FILE or --jsonl FILE")
+        raise UsageError(msg("give a hand in compact notation, --hand-json FILE or --jsonl FILE"))
     result = score(hand, args.rules, options)
     if not result.valid:
         if result.items and not args.json:  # below the minimum: still show what the hand is worth
@@ -90,7 +93,7 @@ def _fail(args, result: ScoreResult) -> int:
     assert result.error is not None
     if args.json:
         print(json.dumps(result.to_json(), ensure_ascii=False))
-    print(f"mjlens score: {result.error.code}: {result.error.message}", file=sys.stderr)
+    complain("score", result.error.code, result.error.message, args.lang)
     return EXIT_BAD_INPUT
 
 
@@ -99,7 +102,7 @@ def score_line(line: str, rules: str, options: dict[str, Any]) -> str:
     try:
         data = json.loads(line)
     except json.JSONDecodeError as err:
-        result = ScoreResult.invalid(rules, HandError("bad_hand_json", f"not JSON: {err}"))
+        result = ScoreResult.invalid(rules, HandError("bad_hand_json", msg("not JSON: {err}", err=err)))
     else:
         result = score(data, rules, options)
     return json.dumps(result.to_json(), ensure_ascii=False)
@@ -111,7 +114,7 @@ def _run_jsonl(args, options: dict[str, Any]) -> int:
         try:
             stream = open(args.jsonl, encoding="utf-8")  # noqa: SIM115 - closed below
         except OSError as err:
-            raise UsageError(f"cannot read {args.jsonl}: {err.strerror}") from None
+            raise UsageError(msg("cannot read {jsonl}: {strerror}", jsonl=args.jsonl, strerror=err.strerror)) from None
     lines = (line for line in stream if line.strip())
     work = partial(score_line, rules=args.rules, options=options)
     out = sys.stdout

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from mjlens.i18n import Message, msg, say
 from mjlens.scoring.advice import waits
 from mjlens.scoring.hand import Hand
 
@@ -13,8 +14,8 @@ from ..render_analysis import print_waits
 from .hand_questions import add_flags, run_question
 
 #: Where ``waits`` cannot answer, the question ``advise`` answers instead.
-NOT_READY_HINT = "not ready, so no tile wins yet: mjlens advise lists the tiles that bring it nearer"
-TOO_MANY_HINT = "a hand with a tile too many: mjlens advise ranks each discard"
+NOT_READY_HINT = msg("not ready, so no tile wins yet: mjlens advise lists the tiles that bring it nearer")
+TOO_MANY_HINT = msg("a hand with a tile too many: mjlens advise ranks each discard")
 
 
 def register(sub) -> None:
@@ -30,13 +31,13 @@ def run(args) -> int:
     return run_question(args, "waits", waits, show, hint=hint)
 
 
-def show(result: dict[str, Any], hand: Hand) -> None:
-    print_waits(result, hand)
+def show(result: dict[str, Any], hand: Hand, lang: str) -> None:
+    print_waits(result, hand, lang=lang)
     if result["shanten"] > 0:
-        print(f"! {NOT_READY_HINT}")
+        print(f"! {say(NOT_READY_HINT, lang)}")
 
 
-def hint(result: dict[str, Any]) -> str | None:
+def hint(result: dict[str, Any]) -> Message | None:
     """For a hand of one tile more than ``waits`` takes (``tile_count``), the pointer to ``advise``."""
     sizes = re.search(r"takes a hand of (\d+) tiles.*this one has (\d+)", result["error"]["message"])
     if result["error"]["code"] == "tile_count" and sizes and int(sizes[2]) == int(sizes[1]) + 1:
