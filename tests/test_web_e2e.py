@@ -17,7 +17,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
-from api_fakes import FaceDownKongRecognizer, FakeRecognizer, LaidOutRecognizer, sample_photo, unsure_meld_recognition
+from api_fakes import (
+    FaceDownKongRecognizer,
+    FakeRecognizer,
+    LaidOutRecognizer,
+    dora_row_recognition,
+    sample_photo,
+    unsure_meld_recognition,
+)
 
 from mjlens.api.service.app import create_app
 from mjlens.api.service.settings import Settings
@@ -481,6 +488,42 @@ def test_a_meld_the_layout_is_unsure_of_is_marked_until_the_player_places_its_ti
     wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#hand .row.unsure"))
     assert browser.execute_script("return buildHand().melds") == [
         {"kind": "pung", "tiles": ["5z"] * 3, "concealed": False}]
+
+
+@pytest.fixture(scope="module")
+def dora_server():
+    recognizer = LaidOutRecognizer(dora_row_recognition)
+    yield from _serve(create_app(Settings(model="none.onnx", workers=2), recognizer=recognizer))
+
+
+def test_the_photo_s_dora_indicators_are_a_row_of_their_own_and_fill_the_dora_picker(dora_server, browser, tmp_path):
+    photo = tmp_path / "table.jpg"
+    photo.write_bytes(sample_photo())
+    wait = WebDriverWait(browser, 20)
+    _open(browser, dora_server)
+    Select(browser.find_element(By.ID, "rules")).select_by_value("riichi")
+    browser.find_element(By.ID, "photo-input").send_keys(str(photo))
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#boxes .box")) == 15)
+    (dora,) = [row for row in browser.find_elements(By.CSS_SELECTOR, "#hand .row") if "Dora indicators" in row.text]
+    assert "1p" in dora.get_attribute("innerHTML")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#boxes .box.role-dora")) == 1
+
+    # the indicator is riichi's dora, never a tile of the hand: its two 2p count as dora
+    field = browser.find_element(By.CSS_SELECTOR, '[data-ctx="dora_indicators"]')
+    assert field.get_attribute("value") == "1p"
+    hand = browser.execute_script("return buildHand()")
+    assert "1p" not in json.dumps([hand["concealed"], hand["melds"], hand["flowers"], hand["winning_tile"]])
+    wait.until(lambda d: "Dora" in d.find_element(By.ID, "score-body").text)
+    assert browser.execute_script("return readContext().dora_indicators") == ["1p"]
+    browser.save_screenshot(str(tmp_path / "phone-dora.png"))
+
+    # read as 2p on a second look: the picker follows the row
+    index = browser.execute_script("return state.tiles.findIndex((t) => t.role === 'dora')")
+    _tap_box(browser, index)
+    wait.until(ec.visibility_of_element_located((By.ID, "palette")))
+    browser.find_element(By.CSS_SELECTOR, '#palette .tile[data-code="2p"]').click()
+    browser.find_element(By.ID, "editor-done").click()
+    wait.until(lambda d: d.find_element(By.CSS_SELECTOR, '[data-ctx="dora_indicators"]').get_attribute("value") == "2p")
 
 
 def test_the_page_loads_nothing_from_elsewhere(server, browser):

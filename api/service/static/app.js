@@ -16,6 +16,7 @@ const CODES = [].concat(
   Object.keys(HONOURS), Object.keys(BONUS), ["back"], ["0m", "0p", "0s"]);
 const ROLE_NAMES = {
   concealed: "手牌 In hand", winning: "和張 Winning tile", flowers: "花 Flower", other: "不計 Not in hand",
+  dora: "ドラ表示牌 Dora indicators",
 };
 const UNITS = { fan: "番 fan", tai: "台 tai", han: "翻 han" };
 const SEATS = { E: "東 E", S: "南 S", W: "西 W", N: "北 N" };
@@ -229,6 +230,7 @@ function loadRecognition(rec) {
   const ctx = (rec.hand && rec.hand.context) || {};
   for (const [key, value] of Object.entries(ctx)) setContextControl(key, value);
   if ("seat_wind" in ctx && ctx.dealer == null) dealerFollowsSeat();
+  if (state.tiles.some((t) => t.role === "dora")) syncDora();
   render();
   rescore();
 }
@@ -240,7 +242,7 @@ function buildHand() {
   const concealed = [], flowers = [], meldTiles = state.melds.map(() => []);
   let winning = null;
   for (const t of state.tiles) {
-    if (t.role === "other") continue;
+    if (t.role === "other" || t.role === "dora") continue;  // dora indicators go to the riichi picker, never the hand
     if (isBonus(t.code)) { flowers.push(t.code); continue; }
     if (t.role === "meld" && meldTiles[t.meld]) { meldTiles[t.meld].push(t.code); continue; }
     if (t.code === "back") continue;
@@ -302,6 +304,10 @@ function readOptions() {
  * again to say otherwise; the score then warns that the two disagree). */
 function dealerFollowsSeat() {
   $('[data-ctx="dealer"]').checked = $('[data-ctx="seat_wind"]').value === "E";
+}
+/** The photo's row of dora indicators (group role dora, left to right) fills riichi's dora picker. */
+function syncDora() {
+  setContextControl("dora_indicators", state.tiles.filter((t) => t.role === "dora").map((t) => t.code).join(","));
 }
 function setContextControl(key, value) {
   const control = document.querySelector(`[data-ctx="${key}"]`);
@@ -370,7 +376,8 @@ function renderHand() {
     row(`副露 Meld ${mi + 1}`, tiles, el("span", {}, toggle, pick), m.sure ?? 1);
   });
   row(ROLE_NAMES.winning, by((t) => t.role === "winning"), null, sureOf("winning"));
-  row(ROLE_NAMES.flowers, by((t) => isBonus(t.code) && t.role !== "other"));
+  row(ROLE_NAMES.flowers, by((t) => isBonus(t.code) && t.role !== "other" && t.role !== "dora"));
+  row(ROLE_NAMES.dora, state.tiles.map((t, i) => (t.role === "dora" ? i : -1)).filter((i) => i >= 0));
   row(ROLE_NAMES.other, by((t) => t.role === "other"));
 }
 
@@ -437,6 +444,7 @@ function renderEditor() {
     ...state.melds.map((_, mi) => button(`副露 Meld ${mi + 1}`, { role: "meld", meld: mi },
       t.role === "meld" && t.meld === mi)),
     button("＋ 新副露 New meld", { role: "meld", meld: "new" }, false),
+    button(ROLE_NAMES.dora, { role: "dora", meld: null }, t.role === "dora"),
     button(ROLE_NAMES.other, { role: "other", meld: null }, t.role === "other"),
   );
 }
@@ -451,6 +459,7 @@ function renderPalette(current, alternatives, onPick) {
 /** Apply a correction to tile ``i``, keep the hand consistent (one winning tile, no empty melds), re-score. */
 function correct(i, change) {
   const t = state.tiles[i];
+  const wasDora = t.role === "dora";
   // a place the player has set is sure: the marks of unsure groups go once the hand is corrected
   state.groupSure = {};
   state.melds.forEach((m) => { m.sure = 1; });
@@ -458,6 +467,7 @@ function correct(i, change) {
   if (change.role === "winning") state.tiles.forEach((o) => { if (o.role === "winning") o.role = "concealed"; });
   Object.assign(t, change);
   if ("code" in change) { t.confidence = 1; t.alternatives = []; }
+  if (wasDora || t.role === "dora") syncDora();
   dropEmptyMelds();
   render();
   rescore();
@@ -480,7 +490,8 @@ function addTile() {
 
 function deleteTile() {
   if (state.selected == null) return;
-  state.tiles.splice(state.selected, 1);
+  const [gone] = state.tiles.splice(state.selected, 1);
+  if (gone.role === "dora") syncDora();
   state.selected = null;
   dropEmptyMelds();
   $("#editor").close();
