@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from mjlens.i18n import msg
 from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES
 from mjlens.vision.profile import Profile
 from mjlens.vision.profile.calibration import ROW_NAMES
@@ -42,9 +43,10 @@ def examples_warnings(before: Profile, labels: list[TileLabel], result: Examples
     if result.dropped:
         counts = ", ".join(f"{code} {n}" for code, n in sorted(result.dropped.items(),
                                                                 key=lambda item: DETECTOR_CLASSES.index(item[0])))
-        warnings.append(f"the oldest examples were dropped ({counts}): a profile keeps {per_code} of a code")
+        warnings.append(msg("the oldest examples were dropped ({counts}): a profile keeps {per_code} of a code",
+                            counts=counts, per_code=per_code))
     if before.complete:
         new = sorted(set(result.profile.codes) - set(before.codes), key=DETECTOR_CLASSES.index)
         if new:
-            warnings.append(f"the profile said the set has no {', '.join(new)}; it now does")
+            warnings.append(msg("the profile said the set has no {new}; it now does", new=', '.join(new)))
     return warnings

@@ -16,12 +16,14 @@ from collections import Counter, OrderedDict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, File, Form, Header, Request, UploadFile
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from sqlalchemy.exc import SQLAlchemyError
 
 from mjlens.api.service.errors import ApiError, ErrorBody
+from mjlens.api.service.lang import JSONResponse
 from mjlens.api.service.settings import Settings
 from mjlens.api.service.uploads import IMAGE_ERROR_STATUS, check_image
+from mjlens.i18n import msg
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.profile import Profile, ProfiledClassifier, ProfileError
 from mjlens.vision.runtime.decode import DecodedImage, ImageError, load_image
@@ -53,7 +55,7 @@ class UploadPaths:
 READERS_KEPT = 4
 #: The header, declared on the routes so the schema shows it (the handlers read it from the request).
 TokenHeader = Annotated[str | None, Header(alias=TOKEN_HEADER, description="the token POST /v1/profiles gave")]
-NOT_FOUND = "no profile with this id and token: send the token POST /v1/profiles gave in X-Profile-Token"
+NOT_FOUND = msg("no profile with this id and token: send the token POST /v1/profiles gave in X-Profile-Token")
 
 
 def install(app: FastAPI, settings: Settings, dependencies: list, responses: dict) -> None:
@@ -116,11 +118,11 @@ def tile_reader(request: Request) -> Any:
     """The service's two-stage reader; 503 when it is not loaded or runs the detector alone."""
     state = request.app.state
     if state.recognizer is None:
-        raise ApiError(503, "model_unavailable", state.unavailable or "the detector is not loaded")
+        raise ApiError(503, "model_unavailable", state.unavailable or msg("the detector is not loaded"))
     reader = getattr(state.recognizer, "detector", None)
     if shipped_classifier(reader) is None:
-        raise ApiError(503, "model_unavailable", "profiles need the crop classifier; the service reads with the "
-                                                 "detector alone")
+        raise ApiError(503, "model_unavailable", msg("profiles need the crop classifier; the service reads "
+                                                     "with the detector alone"))
     return reader
 
 
@@ -154,7 +156,8 @@ async def _in_store(request: Request, action: str, *args: Any) -> Any:
     except ProfileError as err:  # examples of another crop classifier than the profile's
         raise ApiError(409, err.code, err.message) from None
     except SQLAlchemyError as err:
-        raise ApiError(503, "profile_store", f"the profile database failed: {type(err).__name__}") from None
+        raise ApiError(503, "profile_store", msg("the profile database failed: {error}",
+                                                    error=type(err).__name__)) from None
 
 
 def client_of(request: Request) -> str:

@@ -27,6 +27,7 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
 from sqlalchemy.pool import StaticPool
 
+from mjlens.i18n import msg
 from mjlens.vision.profile import Profile, ProfileError
 
 #: Bytes of randomness in a profile's id and in its token.
@@ -98,7 +99,7 @@ def database_url(setting: str) -> str:
         try:
             make_url(setting)
         except ArgumentError as err:
-            raise StoreError("profile_store", f"MJLENS_PROFILE_DB is not a database URL: {err}") from None
+            raise StoreError("profile_store", msg("MJLENS_PROFILE_DB is not a database URL: {err}", err=err)) from None
         return setting
     return f"sqlite:///{Path(setting).expanduser().resolve()}"
 
@@ -171,10 +172,12 @@ class ProfileStore:
                 engine = _engine(database_url(self.setting))
                 upgrade(engine)
             except SQLAlchemyError as err:
-                raise StoreError("profile_store", f"the profile database cannot be opened: {type(err).__name__}"
+                raise StoreError("profile_store", msg("the profile database cannot be opened: {error}",
+                                                      error=type(err).__name__)
                                  ) from None
             except ImportError as err:  # a URL whose driver is not installed (postgresql:// wants psycopg2)
-                raise StoreError("profile_store", f"the profile database's driver is not installed: {err.name}"
+                raise StoreError("profile_store", msg("the profile database's driver is not installed: {name}",
+                                                      name=err.name)
                                  ) from None
             self._engine = engine
         return self._engine
@@ -231,25 +234,29 @@ class ProfileStore:
     def _check_limits(self, session: Session, client: str, now: datetime) -> None:
         limits = self.limits
         if session.scalar(select(func.count()).select_from(StoredProfile)) >= limits.max_profiles:
-            raise StoreError("profile_limit", f"the service holds its most profiles ({limits.max_profiles}): "
-                                              f"delete one first")
+            raise StoreError("profile_limit", msg("the service holds its most profiles ({max_profiles}): "
+                                                  "delete one first", max_profiles=limits.max_profiles))
         kept = session.scalar(select(func.count()).select_from(StoredProfile).where(StoredProfile.client == client))
         if kept >= limits.max_per_client:
-            raise StoreError("client_profile_limit", f"this client keeps its most profiles ({limits.max_per_client}):"
-                                                     f" delete one first")
+            raise StoreError("client_profile_limit", msg("this client keeps its most profiles "
+                                                         "({max_per_client}): delete one first",
+                                                         max_per_client=limits.max_per_client))
         made = select(ProfileCreation.created).where(ProfileCreation.client == client,
                                                      ProfileCreation.created >= now - RATE_WINDOW)
         recent = session.scalars(made.order_by(ProfileCreation.created)).all()
         if len(recent) >= limits.made_per_hour:
             free_at = _aware(recent[len(recent) - limits.made_per_hour]) + RATE_WINDOW
             wait = max(1, math.ceil((free_at - now).total_seconds()))
-            raise StoreError("client_rate_limit", f"this client made its most profiles in an hour "
-                                                  f"({limits.made_per_hour}): retry in {wait} s", retry_after_s=wait)
+            raise StoreError("client_rate_limit", msg("this client made its most profiles in an hour "
+                                                      "({made_per_hour}): retry in {wait} s",
+                                                      made_per_hour=limits.made_per_hour, wait=wait),
+                                                      retry_after_s=wait)
 
     def _within_size(self, data: bytes) -> bytes:
         if len(data) > self.limits.max_bytes:
-            raise StoreError("profile_too_large", f"the profile is {len(data)} bytes; the service keeps profiles of "
-                                                  f"at most {self.limits.max_bytes}")
+            raise StoreError("profile_too_large", msg("the profile is {n_data} bytes; the service keeps "
+                                                      "profiles of at most {max_bytes}",
+                                                      n_data=len(data), max_bytes=self.limits.max_bytes))
         return data
 
     @staticmethod

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Body
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from mjlens.scoring.advice import advise, waits
@@ -19,6 +18,7 @@ from mjlens.scoring.rule_shapes import rule_facts
 from mjlens.scoring.sighting import Sighting
 
 from .errors import REQUEST_ERROR_CODES, ApiError
+from .lang import JSONResponse
 
 _EXAMPLE = {
     "rules": "mcr",

@@ -18,12 +18,13 @@ import swagger_ui_bundle
 from fastapi import APIRouter, Body, Depends, FastAPI, File, Form, Request, UploadFile
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.docs import get_swagger_ui_html
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse
 from fastapi.security import APIKeyHeader
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from mjlens.api.profiles import routes as profiles
+from mjlens.i18n import msg
 from mjlens.scoring.engine import catalog, rule_module, score
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import Hand
@@ -33,6 +34,7 @@ from . import errors, examples
 from .analysis import analysis_router
 from .errors import REQUEST_ERROR_CODES, ApiError, ErrorBody
 from .jsonlimits import json_form_field
+from .lang import JSONResponse, LangMiddleware
 from .logs import configure as configure_logs
 from .middleware import (
     ApiKeyGate,
@@ -143,7 +145,7 @@ class PhotoForm(BaseModel):
             return {}
         value = json_form_field("options", self.options, settings.max_json_bytes, settings.max_json_depth)
         if not isinstance(value, dict):
-            raise ApiError(400, "bad_option", "'options' must be a JSON object")
+            raise ApiError(400, "bad_option", msg("'options' must be a JSON object"))
         return value
 
 
@@ -177,7 +179,7 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
     )
     app.state.settings = settings
     app.state.recognizer = recognizer
-    app.state.unavailable = None if recognizer else "the detector is loading"
+    app.state.unavailable = None if recognizer else msg("the detector is loading")
     app.state.pool = new_pool()
 
     errors.install(app)
@@ -188,6 +190,7 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
     app.add_middleware(BusyGate, pool_of=lambda: app.state.pool, paths=UPLOAD_PATHS, limits=_upload_limits(settings))
     app.add_middleware(BodyLimitMiddleware, limit_of=_body_limit(settings), timeout_s=settings.body_timeout_s)
     app.add_middleware(ApiKeyGate, api_key=settings.api_key, open_paths=OPEN_PATHS, open_prefixes=OPEN_PREFIXES)
+    app.add_middleware(LangMiddleware)  # around the guards, so their refusals are said in the request's language
     if settings.cors_list():
         app.add_middleware(CORSMiddleware, allow_origins=settings.cors_list(), allow_methods=["GET", "POST", "DELETE"],
                            allow_headers=["Content-Type", "X-API-Key", "X-Request-ID", profiles.TOKEN_HEADER],
@@ -235,7 +238,7 @@ def _health_router() -> APIRouter:
     async def readyz(request: Request) -> dict[str, str | None]:
         recognizer = request.app.state.recognizer
         if recognizer is None:
-            raise ApiError(503, "model_unavailable", request.app.state.unavailable or "the detector is not loaded")
+            raise ApiError(503, "model_unavailable", request.app.state.unavailable or msg("the detector is not loaded"))
         return {"status": "ready", **recognizer_models(recognizer)}
 
     for path, check in (("/healthz", healthz), ("/readyz", readyz)):  # HEAD for probes that send it
@@ -247,8 +250,9 @@ def _body_limit(settings: Settings):
     """Request -> (the largest body in bytes, what the 413 message calls it): a photo and its form for a form
     posted to an upload path, a JSON body for everything else."""
     upload = (settings.max_upload_bytes + FORM_OVERHEAD_BYTES,
-              f"a photo upload ({settings.max_upload_bytes} bytes of photo + {FORM_OVERHEAD_BYTES} of form)")
-    other = (settings.max_json_bytes, "a JSON body")
+              msg("a photo upload ({photo} bytes of photo + {form} of form)", photo=settings.max_upload_bytes,
+                  form=FORM_OVERHEAD_BYTES))
+    other = (settings.max_json_bytes, msg("a JSON body"))
 
     def limit_of(path: str, content_type: bytes) -> tuple[int, str]:
         return upload if path in UPLOAD_PATHS and content_type.startswith(b"multipart/form-data") else other
@@ -268,7 +272,7 @@ def _api_key_dependency(settings: Settings):
 
     async def check(key: Annotated[str | None, Depends(header)]) -> None:  # ApiKeyGate checked it first
         if settings.api_key and not (key and secrets.compare_digest(key.encode(), settings.api_key.encode())):
-            raise ApiError(401, "unauthorized", "send the service's API key in the X-API-Key header")
+            raise ApiError(401, "unauthorized", msg("send the service's API key in the X-API-Key header"))
 
     return check
 
@@ -287,7 +291,7 @@ def _v1_router(settings: Settings) -> APIRouter:
     def score_hand(body: Annotated[ScoreRequest, Body()]) -> JSONResponse:
         context = body.hand.get("context")
         if context is not None and not isinstance(context, dict):
-            raise ApiError(400, "bad_context", "'context' must be a JSON object")
+            raise ApiError(400, "bad_context", msg("'context' must be a JSON object"))
         try:
             rule_module(body.rules)
             hand = Hand.from_json(body.hand)
@@ -320,7 +324,7 @@ def _v1_router(settings: Settings) -> APIRouter:
                     form: Annotated[PhotoForm, Form()]) -> JSONResponse:
         unknown = sorted(set((await request.form()).keys()) - set(PhotoForm.model_fields) - {"image"})
         if unknown:
-            raise ApiError(400, "bad_field", f"unknown form field(s): {', '.join(unknown)}")
+            raise ApiError(400, "bad_field", msg("unknown form field(s): {unknown}", unknown=', '.join(unknown)))
         context, options = form.context(), form.options_json(settings)
         try:
             check_request(form.rules, context, form.kongs)
@@ -346,7 +350,7 @@ async def _recognize(request: Request, image: UploadFile, profile: str | None = 
     except ImageError as err:
         raise ApiError(IMAGE_ERROR_STATUS.get(err.code, 400), err.code, err.message) from None
     if state.recognizer is None:
-        raise ApiError(503, "model_unavailable", state.unavailable or "the detector is not loaded")
+        raise ApiError(503, "model_unavailable", state.unavailable or msg("the detector is not loaded"))
     name = PurePath(image.filename or "upload").name[:200] or "upload"
     recognizer = state.recognizer if profile is None else await profiles.recognizer_with(request, profile)
     try:

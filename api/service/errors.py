@@ -17,6 +17,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from mjlens.i18n import msg, say
+
+from .lang import lang_var
 from .logs import request_id_var
 
 log = logging.getLogger("mjlens.api")
@@ -101,7 +104,7 @@ def quoted(value: object, limit: int = QUOTE_CHARS) -> str:
 
 
 def error_response(status: int, code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
-    message = short_message(message)
+    message = short_message(say(message, lang_var.get()))
     headers = dict(headers or {})
     rid = request_id_var.get()
     if rid:
@@ -115,10 +118,11 @@ def _validation_message(errors: list[dict[str, Any]]) -> tuple[str, str]:
     kind = str(first.get("type", ""))
     where = ".".join(str(p) for p in first.get("loc", ()) if p not in ("body", "query", "form"))
     if kind == "json_invalid":
-        return "bad_json", f"the body is not valid JSON: {first.get('msg', '')}"
+        return "bad_json", msg("the body is not valid JSON: {reason}", reason=first.get("msg", ""))
     if kind == "missing":
-        return "missing_field", f"'{where}' is required"
-    return "bad_field", f"'{where}': {first.get('msg', 'invalid value')}"
+        return "missing_field", msg("'{where}' is required", where=where)
+    reason = first.get("msg") or msg("invalid value")
+    return "bad_field", msg("'{where}': {reason}", where=where, reason=reason)
 
 
 def install(app: FastAPI) -> None:

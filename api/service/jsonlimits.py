@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from mjlens.i18n import msg
+
 from .errors import ApiError
 
 
@@ -49,10 +51,11 @@ def json_form_field(name: str, text: str, max_bytes: int, max_depth: int) -> Any
     """A form field holding JSON, parsed within the limits; ApiError 400 otherwise."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
-        raise ApiError(400, "bad_field", f"'{name}' is {size} bytes; the limit is {max_bytes}")
+        raise ApiError(400, "bad_field", msg("'{name}' is {size} bytes; the limit is {max_bytes}",
+                                             name=name, size=size, max_bytes=max_bytes))
     try:
         return loads_limited(text, max_depth)
     except JsonLimitError as err:
-        raise ApiError(400, "bad_json", f"'{name}': {err}") from None
+        raise ApiError(400, "bad_json", msg("'{name}': {err}", name=name, err=err)) from None
     except ValueError as err:
-        raise ApiError(400, "bad_json", f"'{name}' is not valid JSON: {err}") from None
+        raise ApiError(400, "bad_json", msg("'{name}' is not valid JSON: {err}", name=name, err=err)) from None

@@ -16,6 +16,8 @@ import secrets
 import time
 from dataclasses import dataclass
 
+from mjlens.i18n import msg
+
 from .errors import error_response
 from .jsonlimits import JsonLimitError, loads_limited
 from .logs import new_request_id, request_id_var
@@ -66,7 +68,8 @@ class RequestIdMiddleware:
             log.exception("unexpected error", extra={"path": logged_path(scope.get("path"))})
             if state["started"]:
                 raise
-            response = error_response(500, "internal", "an unexpected error; the request id identifies it in the logs")
+            response = error_response(500, "internal",
+                                      msg("an unexpected error; the request id identifies it in the logs"))
             await response(scope, receive, send_with_id)
         finally:
             access_log.info("request", extra={
@@ -154,7 +157,7 @@ class BodyLimitMiddleware:
         exchange = _Exchange(scope, send)
         content_type = (_header(scope, b"content-type") or b"").strip().lower()
         limit, what = self.limit_of(scope.get("path", ""), content_type)
-        too_large = f"the request body is over {limit} bytes, the limit for {what}"
+        too_large = msg("the request body is over {limit} bytes, the limit for {what}", limit=limit, what=what)
         length = _header(scope, b"content-length")
         if length is not None:
             if not length.strip().isdigit():
@@ -174,8 +177,9 @@ class BodyLimitMiddleware:
                 async with asyncio.timeout_at(deadline):
                     message = await receive()
             except TimeoutError:
-                await exchange.refuse(408, "request_timeout", f"the request body did not arrive within "
-                                                              f"{self.timeout_s:g} s")
+                await exchange.refuse(408, "request_timeout",
+                                      msg("the request body did not arrive within {timeout:g} s",
+                                                                  timeout=self.timeout_s))
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
@@ -204,7 +208,7 @@ class ApiKeyGate:
             given = _header(scope, b"x-api-key") or b""
             if not secrets.compare_digest(given, self.key):
                 await _Exchange(scope, send).answer(401, "unauthorized",
-                                                    "send the service's API key in the X-API-Key header")
+                                                    msg("send the service's API key in the X-API-Key header"))
                 return
         await self.app(scope, receive, send)
 
@@ -275,8 +279,9 @@ class BusyGate:
             await exchange.answer(503, "busy", pool.busy_message(), retry)
             return
         if self.per_client.get(client, 0) >= limits.per_client:
-            await exchange.answer(429, "client_upload_limit", f"this client has {limits.per_client} photos in "
-                                  "flight, the most one client may have at once; retry when one is answered", retry)
+            await exchange.answer(429, "client_upload_limit", msg("this client has {count} photos in flight, the most "
+                                  "one client may have at once; retry when one is answered", count=limits.per_client),
+                                  retry)
             return
         if self.upload_bytes + declared > limits.max_bytes:
             await exchange.answer(503, "busy", self._bytes_full(), retry)
@@ -300,8 +305,9 @@ class BusyGate:
                     upload.received >= limits.proof_bytes or exchange.body_done):
                 upload.place = self._take_place(upload.rate(loop.time()))
                 if upload.place is None:
-                    await exchange.refuse(503, "busy", f"every upload place is taken ({limits.places} in all: photos "
-                                                       "being received or read); retry shortly", retry)
+                    await exchange.refuse(503, "busy", msg("every upload place is taken ({places} in all: photos being "
+                                                           "received or read); retry shortly", places=limits.places),
+                                          retry)
             return message
 
         try:
@@ -335,8 +341,10 @@ class BusyGate:
                     upload.place = "open"
                     continue
                 rate = upload.rate(loop.time())
-                await exchange.refuse(408, "request_timeout", f"the photo arrived at {rate:.0f} bytes/s; the "
-                                      f"service waits for one arriving at {needed:.0f} bytes/s or faster")
+                await exchange.refuse(408, "request_timeout",
+                                      msg("the photo arrived at {rate:.0f} bytes/s; the service "
+                                      "waits for one arriving at {needed:.0f} bytes/s or faster", rate=rate,
+                                      needed=needed))
 
     def _take_place(self, rate: float) -> str | None:
         """An open place, else a reserved one for an upload arriving at the normal rate; None when none is left."""

@@ -30,12 +30,15 @@ DORA_OVERRIDDEN = "dora_overridden"
 DORA_IGNORED = "dora_ignored"
 #: The rule systems that count dora.
 DORA_SYSTEMS = ("riichi",)
+#: How a warning names an empty list of indicators.
+NONE_GIVEN = msg("none")
 
 
 class RecognizerLike(Protocol):
     """What the service needs from ``vision.recognize.Recognizer``: a thread-safe ``recognize``."""
 
     def recognize(self, data: bytes, name: str) -> dict[str, Any]: ...
+
 
 
 def load_recognizer(model: Path, threads: int | None = None, classifier: str | None = None,
@@ -45,12 +48,12 @@ def load_recognizer(model: Path, threads: int | None = None, classifier: str | N
     it
     is unavailable."""
     if not Path(model).is_file():
-        return None, f"model file {Path(model).name} is not present"
+        return None, msg("model file {name} is not present", name=Path(model).name)
     try:
         from mjlens.vision.reading.reader import load_tile_reader
         from mjlens.vision.recognize import Recognizer
     except ImportError as err:
-        return None, f"the recognizer is not available in this build ({err})"
+        return None, msg("the recognizer is not available in this build ({err})", err=err)
     from mjlens.vision.profile import ProfileError
     from mjlens.vision.runtime.detector import ModelError
 
@@ -59,13 +62,13 @@ def load_recognizer(model: Path, threads: int | None = None, classifier: str | N
                                                            profile=profile)), None
     except ProfileError as err:  # a bad default profile: said plainly, at start and in /readyz
         log.warning("the profile could not be loaded: %s", err.message)
-        return None, f"profile: {err.code}: {err.message}"
+        return None, msg("profile: {code}: {message}", code=err.code, message=err.message)
     except ModelError as err:  # a missing, bad or mismatched model: said plainly, at start and in /readyz
         log.warning("the tile reader could not be loaded: %s", err.message)
         return None, err.message
     except Exception as err:  # noqa: BLE001 - a bad model file must not stop the scoring service
         log.exception("the detector could not be loaded")
-        return None, f"the detector could not be loaded: {type(err).__name__}: {err}"
+        return None, msg("the detector could not be loaded: {error}: {err}", error=type(err).__name__, err=err)
 
 
 def recognizer_models(recognizer: RecognizerLike) -> dict[str, str | None]:
@@ -137,15 +140,17 @@ def with_photo_dora(recognition: dict[str, Any], rules: str,
     codes = [tiles[i]["code"] for i in group.get("tiles", ()) if 0 <= i < len(tiles)]
     shown = " ".join(codes)
     if rules not in DORA_SYSTEMS:
-        return _with_warning(recognition, DORA_IGNORED, g, f"the photo shows dora indicators ({shown}, group {g}): "
-                                                           f"{rules} rules count no dora, so they are ignored"), context
+        return _with_warning(recognition, DORA_IGNORED, g,
+                             msg("the photo shows dora indicators ({shown}, group {g}): {rules} rules count no dora, "
+                                 "so they are ignored", shown=shown, g=g, rules=rules)), context
     given = context.get("dora_indicators")
     if given is None:
         return recognition, {**context, "dora_indicators": codes}
     if sorted(given) != sorted(codes):
         recognition = _with_warning(recognition, DORA_OVERRIDDEN, g,
-                                    f"the dora indicators given ({' '.join(given) or 'none'}) differ from the photo's "
-                                    f"({shown}, group {g}): the given ones are scored")
+                                    msg("the dora indicators given ({given}) differ from the photo's ({shown}, group "
+                                        "{g}): the given ones are scored", given=" ".join(given) or NONE_GIVEN,
+                                        shown=shown, g=g))
     return recognition, context
 
 

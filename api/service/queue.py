@@ -12,6 +12,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
+from mjlens.i18n import msg
+
 from .errors import ApiError
 
 T = TypeVar("T")
@@ -36,8 +38,11 @@ class InferencePool:
     def busy_message(self) -> str:
         """What a 503 says when the pool is full."""
         waiting = self.capacity - self.workers
-        return (f"the detector is busy: {self.workers} photo{'s' * (self.workers != 1)} being read and {waiting} "
-                "waiting, the most it holds; retry shortly")
+        if self.workers == 1:
+            return msg("the detector is busy: {workers} photo being read and {waiting} waiting, the most it holds; "
+                       "retry shortly", workers=self.workers, waiting=waiting)
+        return msg("the detector is busy: {workers} photos being read and {waiting} waiting, the most it holds; "
+                   "retry shortly", workers=self.workers, waiting=waiting)
 
     async def run(self, fn: Callable[..., T], *args) -> T:
         if self.full:
