@@ -171,6 +171,7 @@ NOT_RUN = {
     "DATA=": "sets a variable for the lines after it",
     "F=": "sets a variable for the lines after it",
     "git clone": "network",
+    "pybabel ": "writes the message catalogue from the sources (docs/i18n.md)",
 }
 #: A fenced block with its info string (any: a ```text or ```json block must close before the next one opens).
 FENCE = re.compile(r"^```([\w-]*)\n(.*?)^```", re.S | re.M)
