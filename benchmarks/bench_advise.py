@@ -24,7 +24,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
 
 from mjlens.scoring.advice import advise, waits  # noqa: E402
 from mjlens.scoring.hand import Context, Hand  # noqa: E402

@@ -20,7 +20,6 @@ from pathlib import Path
 import cv2
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 from bench_recognizer import DEFAULT_DATA, percentile  # noqa: E402
 

@@ -33,7 +33,6 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 from mjlens.scoring.tiles import PLAYING_CODES  # noqa: E402
 from mjlens.vision.detection import Detection  # noqa: E402

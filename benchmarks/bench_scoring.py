@@ -25,7 +25,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
 
 from mjlens.scoring.engine import rule_module  # noqa: E402
 from mjlens.scoring.errors import HandError  # noqa: E402

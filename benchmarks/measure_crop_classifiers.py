@@ -19,7 +19,6 @@ from pathlib import Path
 import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 from mjlens.scoring.tiles import BACK_CODE, BONUS_CODES, DETECTOR_CLASSES, SEASON_CODES  # noqa: E402
 from mjlens.vision import evaluate  # noqa: E402

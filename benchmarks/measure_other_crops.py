@@ -33,7 +33,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402

@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO))
 
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402

@@ -18,7 +18,6 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests"))
 
 from test_riichi import _mahjong_answer, riichi_hands  # noqa: E402
