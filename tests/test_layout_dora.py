@@ -115,3 +115,30 @@ def test_a_recognition_lists_the_dora_group_and_its_hand_leaves_it_out():
     (group,) = [g for g in recognition["groups"] if g["role"] == "dora"]
     assert [recognition["tiles"][i]["code"] for i in group["tiles"]] == ["3s", "7m"]
     assert "3s" not in recognition["hand"]["concealed"] and recognition["hand"]["winning_tile"] == "2z"
+
+
+def test_a_row_beyond_another_row_above_the_hand_is_no_dora_row():
+    t = Table()
+    whole_hand(t)
+    t.row(0, above(0.05), split("135m246p"), gap=0.0)  # a row right above the hand, as in a grid of tiles
+    t.row(2 * (W + 1), above(0.05) - 1.05 * H, ["3m", "7p"], gap=0.0)
+    layout = assemble(t.detections(), 1600, 900)
+    assert "dora" not in roles(layout)
+
+
+def test_a_tile_of_a_heap_above_the_hand_is_no_dora_row():
+    t = Table()
+    whole_hand(t)
+    t.row(5 * (W + 1), above(1.6), ["4s"])
+    t.row(5 * (W + 1) - 1.2 * W, above(1.6) - 0.7 * H, ["8m"])  # the heap's tiles lie close around it
+    t.row(5 * (W + 1) + 1.2 * W, above(1.6) - 0.75 * H, ["2z"])
+    layout = assemble(t.detections(), 1600, 900)
+    assert "dora" not in roles(layout)
+
+
+def test_a_row_above_a_hand_that_is_not_whole_is_no_dora_row():
+    t = Table()
+    t.row(0, 0, split("123m456p789s112z"), ["2z"])  # a tile short
+    t.row(3 * (W + 1), above(1.6), ["3m"])
+    layout = assemble(t.detections(), 1600, 900)
+    assert "dora" not in roles(layout)

@@ -11,7 +11,8 @@ of tiles; what is left is clutter ("other"), such as another player's tiles fart
 wherever they lie; a single tile that is the next segment on the concealed row's line (or the one after it, set
 apart farther) is the winning tile, and so is a tile at the row's end set apart by less than a cut but clearly
 more than the row's own median spacing. A short row of face-up tiles set apart above the hand, which the hand
-is whole without, is the dora indicators a riichi player laid there (role "dora"), never part of the hand.
+is whole without, is the dora indicators a riichi player laid there (role "dora"), never part of the hand
+(``DORA_REACH``).
 Anything the photo leaves open goes into ``warnings``; nothing is guessed silently.
 """
 
@@ -71,9 +72,10 @@ ALTERNATIVES_TRIED, ALTERNATIVE_MIN = 2, 0.05
 # -- dora indicators -----------------------------------------------------------------------------------------------
 #: A row of at most DORA_MOST face-up playing tiles (bonus tiles are flowers wherever they lie) above the hand, set
 #: apart from its top edge by DORA_GAP to DORA_REACH tile lengths edge to edge and lying along the hand's span (with
-#: NEAR_ALONG tile widths to spare either side), is the dora indicators: riichi shows one, and one more per kong.
-#: Clutter and other players' tiles lie farther off; a row a hand's reach away that the hand needs to be whole
-#: (a meld laid above the row, a tile of its own) stays the hand's.
+#: NEAR_ALONG tile widths to spare either side), the nearest row above it and no tile of a heap, is the dora
+#: indicators: riichi shows one, and one more per kong. Clutter and other players' tiles lie farther off. The row is
+#: the indicators only where the hand read without it is the same hand and whole (14 or 17 tiles): a meld laid above
+#: the row, or a tile the hand needs, stays the hand's.
 DORA_GAP, DORA_REACH, DORA_MOST = 0.2, 2.0, 5
 
 # -- how sure the layout is of each group (``"sure"`` in the groups, 1 = plain to see) ------------------------------
@@ -177,12 +179,13 @@ def _assemble(detections: list[Detection], stacked: dict[int, int], kongs: Seque
     segments, line_of, cuts = _mend_uneven(*_only(playing, *_segments(_rows(laid, geo), geo, playing)), detections,
                                            geo)
     hand_cluster, left_out = _find_hand(segments, line_of, cuts, detections, geo)
-    dora = _dora_row(hand_cluster, segments, line_of, detections, geo)
-    if dora:  # read the hand again without the indicators, and keep them apart only where it is whole without them
+    dora = _dora_row(hand_cluster, segments, line_of, [i for i in kept if i not in flowers], detections, geo)
+    if dora:  # read the hand again without them: they are the indicators only where it is the same hand, and whole
         rest = _only({i for seg in segments for i in seg} - set(dora), segments, line_of, cuts)
         cluster, out = _find_hand(*rest, detections, geo)
-        used = {i for k in (hand_cluster or ()) for i in segments[k]}
-        if not used & set(dora) or _cluster_size(cluster, rest[0], detections, geo) in HAND_SIZES:
+        used = {i for k in (hand_cluster or ()) for i in segments[k]} - set(dora)
+        again = {i for k in (cluster or ()) for i in rest[0][k]}
+        if again == used and _cluster_size(cluster, rest[0], detections, geo) in HAND_SIZES:
             (segments, line_of, cuts), hand_cluster, left_out = rest, cluster, out
             layout.warnings.extend(_bonus_in_dora_row(dora, flowers, detections, geo))
         else:
@@ -534,11 +537,13 @@ def _seg_gap(a: list[int], b: list[int], geo: _Geometry) -> float:
 
 
 # -- dora indicators -----------------------------------------------------------------------------------------------
-def _dora_row(cluster: set[int] | None, segments: list[list[int]], line_of: list[int], dets: list[Detection],
-              geo: _Geometry) -> list[int]:
+def _dora_row(cluster: set[int] | None, segments: list[list[int]], line_of: list[int], table: list[int],
+              dets: list[Detection], geo: _Geometry) -> list[int]:
     """The tiles of the row of dora indicators above the hand (``DORA_GAP``, ``DORA_REACH``, ``DORA_MOST``), or
     none. The hand is its concealed row's line and its melds (those a hand's reach away that are meld-shaped); the
-    row is the line nearest above it of runs of face-up tiles that are no meld of the hand."""
+    row is the nearest line of tiles above it, when every run of it that lies along the hand is face up, no meld of
+    the hand, and set apart (a row touching the hand, or with a row between, is none), and no other tile of the
+    ``table`` (the tiles read, bonus tiles aside) lies beside it (a tile of a heap is none)."""
     if not cluster:
         return []
     meld = {k: _is_meld_shape(segments[k], dets, geo) for k in cluster}
@@ -550,19 +555,28 @@ def _dora_row(cluster: set[int] | None, segments: list[list[int]], line_of: list
     top = float((geo.v[hand] - geo.across[hand] / 2).min())
     length, width = float(np.median(geo.across[hand])), float(np.median(geo.along[hand]))
     lo, hi = geo.u[hand].min() - NEAR_ALONG * width, geo.u[hand].max() + NEAR_ALONG * width
-    found: dict[int, float] = {}
+    above: dict[int, float] = {}  # the runs along the hand that lie above its top edge (by half a tile at least)
     for k, seg in enumerate(segments):
-        if line_of[k] == line_of[row] or meld.get(k) or any(dets[i].code == "back" for i in seg):
-            continue
         tiles = np.asarray(seg)
+        if line_of[k] == line_of[row] or meld.get(k) or geo.u[tiles].max() < lo or geo.u[tiles].min() > hi:
+            continue
         gap = (top - float((geo.v[tiles] + geo.across[tiles] / 2).max())) / length
-        if DORA_GAP <= gap <= DORA_REACH and lo <= geo.u[tiles].min() and geo.u[tiles].max() <= hi:
-            found[k] = gap
-    if not found:
+        if -0.5 < gap <= DORA_REACH:
+            above[k] = gap
+    if not above:
         return []
-    line = line_of[min(found, key=lambda k: found[k])]
-    tiles = [i for k in found if line_of[k] == line for i in segments[k]]
-    return tiles if len(tiles) <= DORA_MOST else []
+    line = line_of[min(above, key=lambda k: above[k])]
+    runs = [k for k in above if line_of[k] == line]
+    tiles = [i for k in runs for i in segments[k]]
+    if len(tiles) > DORA_MOST or any(above[k] < DORA_GAP for k in runs) or any(
+            dets[i].code == "back" or not lo <= geo.u[i] <= hi for i in tiles):
+        return []
+    apart = set(tiles) | set(hand.tolist())
+    rest = np.array([j for j in table if j not in apart], dtype=int)
+    if rest.size and any(((np.abs(geo.u[rest] - geo.u[i]) < 1.5 * width)
+                          & (np.abs(geo.v[rest] - geo.v[i]) < length)).any() for i in tiles):
+        return []
+    return tiles
 
 
 def _cluster_size(members: set[int] | None, segments: list[list[int]], dets: list[Detection], geo: _Geometry) -> int:
