@@ -126,7 +126,8 @@ class PhotoForm(BaseModel):
     double_riichi: bool | None = None
     ippatsu: bool | None = None
     dora_indicators: list[str] | None = Field(default=None, description="riichi: a dora indicator's tile code, one "
-                                                                        "field per indicator")
+                                                                        "field per indicator; left out, the photo's "
+                                                                        "row of dora indicators counts (a dora group)")
     ura_indicators: list[str] | None = Field(default=None, description="riichi: an ura dora indicator's tile code, "
                                                                        "one field per indicator")
     honba: int | None = Field(default=None, ge=0, le=99)
