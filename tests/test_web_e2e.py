@@ -191,7 +191,7 @@ def test_photo_correct_a_tile_and_rescore(server, browser, tmp_path):
     wait.until(lambda d: d.find_elements(By.ID, "score-total") and "No score" not in d.find_element(
         By.ID, "score-total").text)
     before = browser.find_element(By.ID, "score-body").text
-    assert "番" in before and browser.find_elements(By.CSS_SELECTOR, "#score-items tbody tr")
+    assert "fan" in before and browser.find_elements(By.CSS_SELECTOR, "#score-items tbody tr")
     browser.save_screenshot(str(tmp_path / "phone-scored.png"))
 
     # correct the first tile (1m -> 9m): the hand no longer wins and the score says so
@@ -305,7 +305,7 @@ def test_a_hand_that_does_not_win_shows_its_waits_or_what_to_discard(server, bro
     waits = {li.get_attribute("data-tile"): li.text for li in browser.find_elements(By.CSS_SELECTOR,
                                                                                      "#progress .waits li")}
     assert set(waits) == {"6s", "9s"} and "4 left" in waits["6s"] and "4 left" in waits["9s"]
-    assert "discard" in waits["9s"] and "self-drawn" in waits["9s"] and "番" in waits["9s"]
+    assert "discard" in waits["9s"] and "self-drawn" in waits["9s"] and "fan" in waits["9s"]
     browser.execute_script("arguments[0].scrollIntoView()", browser.find_element(By.ID, "progress"))
     browser.save_screenshot(str(tmp_path / "phone-waits.png"))
 
@@ -393,7 +393,7 @@ def test_the_result_is_in_view_as_soon_as_the_photo_is_read(server, browser, tmp
     line = browser.find_element(By.ID, "result")
     wait.until(lambda d: line.is_displayed())
     total = browser.find_element(By.ID, "score-total").text.split()[0]
-    assert browser.find_element(By.ID, "result-total").text.split()[0] == total and "番" in line.text
+    assert browser.find_element(By.ID, "result-total").text.split()[0] == total and "fan" in line.text
     bottom = browser.execute_script("return arguments[0].getBoundingClientRect().bottom", line)
     assert 0 < bottom <= browser.execute_script("return window.innerHeight")
     browser.save_screenshot(str(tmp_path / "phone-first-screen.png"))

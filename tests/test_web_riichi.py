@@ -31,14 +31,14 @@ def test_riichi_context_fu_payments_and_a_red_five(server, browser, tmp_path):  
     # the fake hand: 123m 456p 78s 11z [555z] +9s, open: the white dragons are its yaku
     wait.until(lambda d: d.find_elements(By.ID, "score-fu"))
     body = browser.find_element(By.ID, "score-body").text
-    assert "1 翻 han" in body and "White Dragon" in body and "30 符 fu = 20" in body
-    assert "放銃 discarder 1500" in browser.find_element(By.ID, "score-payments").text  # East: the dealer
+    assert "1 han" in body and "White Dragon" in body and "30 fu = 20" in body
+    assert "discarder 1500" in browser.find_element(By.ID, "score-payments").text  # East: the dealer
 
     # a dora indicator typed: 4p makes the 5p a dora
     indicators = browser.find_element(By.CSS_SELECTOR, '[data-ctx="dora_indicators"]')
     indicators.send_keys("4p")
     indicators.send_keys("\t")  # the change event
-    wait.until(lambda d: "2 翻 han" in d.find_element(By.ID, "score-total").text)
+    wait.until(lambda d: "2 han" in d.find_element(By.ID, "score-total").text)
     assert "Dora" in browser.find_element(By.ID, "score-items").text
 
     # one more picked from the palette: 6s makes the 7s a dora
@@ -47,7 +47,7 @@ def test_riichi_context_fu_payments_and_a_red_five(server, browser, tmp_path):  
     browser.find_element(By.CSS_SELECTOR, '#palette .tile[data-code="6s"]').click()
     browser.find_element(By.ID, "editor-done").click()
     assert indicators.get_attribute("value") == "4p,6s"
-    wait.until(lambda d: "3 翻 han" in d.find_element(By.ID, "score-total").text)
+    wait.until(lambda d: "3 han" in d.find_element(By.ID, "score-total").text)
 
     # the 5p corrected to a red five: drawn red, and one more han
     def tap_five(driver) -> bool:  # the hand is drawn again after each score: look the tile up each try
@@ -60,7 +60,7 @@ def test_riichi_context_fu_payments_and_a_red_five(server, browser, tmp_path):  
     wait.until(ec.visibility_of_element_located((By.ID, "palette")))
     browser.find_element(By.CSS_SELECTOR, '#palette .tile[data-code="0p"]').click()
     browser.find_element(By.ID, "editor-done").click()
-    wait.until(lambda d: "4 翻 han" in d.find_element(By.ID, "score-total").text)
+    wait.until(lambda d: "4 han" in d.find_element(By.ID, "score-total").text)
     assert "Red Five" in browser.find_element(By.ID, "score-items").text
     red = browser.find_element(By.CSS_SELECTOR, '#hand .tile.red-five')
     assert red.get_attribute("data-code") == "0p" and red.find_element(By.CSS_SELECTOR, ".face").text == "五筒"

@@ -15,7 +15,7 @@ from pathlib import Path, PurePath
 from typing import Annotated, Any, Literal
 
 import swagger_ui_bundle
-from fastapi import APIRouter, Body, Depends, FastAPI, File, Form, Request, UploadFile
+from fastapi import APIRouter, Body, Depends, FastAPI, File, Form, Query, Request, UploadFile
 from fastapi.middleware.cors import CORSMiddleware
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse
@@ -24,7 +24,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 
 from mjlens.api.profiles import routes as profiles
-from mjlens.i18n import msg
+from mjlens.i18n import msg, page_words
 from mjlens.scoring.engine import catalog, rule_module, score
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import Hand
@@ -34,7 +34,7 @@ from . import errors, examples
 from .analysis import analysis_router
 from .errors import REQUEST_ERROR_CODES, ApiError, ErrorBody
 from .jsonlimits import json_form_field
-from .lang import JSONResponse, LangMiddleware
+from .lang import JSONResponse, LangMiddleware, lang_var
 from .logs import configure as configure_logs
 from .middleware import (
     ApiKeyGate,
@@ -64,7 +64,7 @@ UPLOAD_PATHS = profiles.UploadPaths(("/v1/recognize", "/v1/photo-score"))
 FORM_OVERHEAD_BYTES = 64 * 1024
 #: Paths open without the API key when one is set: the phone page, its own files (it asks for the key itself
 #: and sends it on its API calls) and the health checks. Everything else needs the key, /docs and the schema too.
-OPEN_PATHS = frozenset({"/", "/favicon.ico", "/healthz", "/readyz"})
+OPEN_PATHS = frozenset({"/", "/favicon.ico", "/healthz", "/readyz", "/v1/messages"})
 OPEN_PREFIXES = ("/static/",)
 log = logging.getLogger("mjlens.api")
 
@@ -199,6 +199,7 @@ def create_app(settings: Settings | None = None, recognizer: RecognizerLike | No
     app.add_middleware(RequestIdMiddleware)
 
     app.include_router(_health_router())
+    app.include_router(_page_router(), prefix="/v1")
     app.include_router(_v1_router(settings), prefix="/v1")
     app.include_router(analysis_router(), prefix="/v1", responses=ERROR_RESPONSES,
                        dependencies=[Depends(_api_key_dependency(settings))])
@@ -276,6 +277,19 @@ def _api_key_dependency(settings: Settings):
             raise ApiError(401, "unauthorized", msg("send the service's API key in the X-API-Key header"))
 
     return check
+
+
+def _page_router() -> APIRouter:
+    router = APIRouter(tags=["page"])
+
+    @router.get("/messages", summary="The phone page's sentences in a language",
+                description="English template -> its translation, for every sentence of the phone page (docs/i18n.md); "
+                            "the language is the query's lang, else Accept-Language. Open, as the page itself is.")
+    def messages(lang: Annotated[Literal["en", "zh"] | None, Query(description="en or zh")] = None) -> JSONResponse:
+        said = lang_var.get()  # ``lang`` is declared for the API docs: LangMiddleware has read it (or the header)
+        return JSONResponse({"lang": said, "messages": page_words(said)}, headers={"Cache-Control": "no-cache"})
+
+    return router
 
 
 def _v1_router(settings: Settings) -> APIRouter:

@@ -97,6 +97,13 @@ def catalogue(lang: str) -> dict[tuple[str | None, str], str]:
             if m.id and isinstance(m.id, str) and m.string and not m.fuzzy}
 
 
+def page_words(lang: str) -> dict[str, str]:
+    """The phone page's sentences in ``lang`` (context ``page``), English template -> its translation."""
+    from .extract import PAGE
+
+    return {text: said for (context, text), said in catalogue(lang).items() if context == PAGE}
+
+
 def say(text: Any, lang: str = DEFAULT_LANG) -> Any:
     """``text`` in ``lang``: a message in its translation, a plain string that is itself a catalogue entry (a label,
     a separator) in its translation; anything else, or a message the catalogue lacks, as it is."""

@@ -14,11 +14,12 @@ const EN = { "1z": "East", "2z": "South", "3z": "West", "4z": "North", "5z": "Wh
 const CODES = [].concat(
   ...["m", "p", "s"].map((s) => [1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) => n + s)),
   Object.keys(HONOURS), Object.keys(BONUS), ["back"], ["0m", "0p", "0s"]);
+/** The places of a tile, and the units, as the page names them (each said with t() where it is shown). */
 const ROLE_NAMES = {
-  concealed: "手牌 In hand", winning: "和張 Winning tile", flowers: "花 Flower", other: "不計 Not in hand",
-  dora: "ドラ表示牌 Dora indicators",
+  concealed: N_("In hand"), winning: N_("Winning tile"), flowers: N_("Flower"), other: N_("Not in hand"),
+  dora: N_("Dora indicators"),
 };
-const UNITS = { fan: "番 fan", tai: "台 tai", han: "翻 han" };
+const UNITS = { fan: N_("fan"), tai: N_("tai"), han: N_("han") };
 const SEATS = { E: "東 E", S: "南 S", W: "西 W", N: "北 N" };
 const LOW_CONFIDENCE = 0.6;
 const UNSURE_GROUP = 0.7;  // a group the layout is less sure of (CONVENTIONS §4 "sure") is marked for a look
@@ -58,7 +59,8 @@ function tileFace(code) {
   return ZH_NUM[(Number(code[0]) || 5) - 1] + SUITS[code[1]];
 }
 function tileTitle(code) {
-  if (code === "back") return "face-down tile";
+  if (code === "back") return t("face-down tile");
+  if (LANG === "zh") return tileFace(code).trim() + (isRedFive(code) ? t("red five") : "");
   if (code in EN) return EN[code];
   if (code in BONUS) return "bonus " + code;
   return (isRedFive(code) ? "red 5" : code[0]) + " " + { m: "characters", p: "dots", s: "bamboo" }[code[1]];
@@ -74,13 +76,14 @@ function tileChip(code, extra = {}) {
 // -- server calls ------------------------------------------------------------------------------------------------
 function apiHeaders(extra = {}) {
   const key = localStorage.getItem("mjlens-api-key");
-  return key ? { ...extra, "X-API-Key": key } : extra;
+  const said = { "Accept-Language": LANG, ...extra };  // the service's warnings and errors in the page's language
+  return key ? { ...said, "X-API-Key": key } : said;
 }
 async function api(path, init = {}) {
   for (let attempt = 0; attempt < 2; attempt++) {
     const response = await fetch(path, { ...init, headers: apiHeaders(init.headers || {}) });
     if (response.status === 401 && attempt === 0) {
-      const key = prompt("此服務需要 API key · This service needs an API key:");
+      const key = prompt(t("This service needs an API key:"));
       if (key) { localStorage.setItem("mjlens-api-key", key); continue; }
     }
     let body = null;
@@ -102,12 +105,12 @@ async function loadCatalog() {
     const select = $("#rules");
     const chosen = select.value;
     select.replaceChildren(...systems.map((system) => el("option", { value: system.rules,
-      text: `${system.name_zh} ${system.name_en}` })));
+      text: LANG === "zh" ? system.name_zh : `${system.name_zh} ${system.name_en}` })));
     if (systems.some((system) => system.rules === chosen)) select.value = chosen;
     for (const system of systems) {
       state.catalog[system.rules] = Object.fromEntries((system.items || []).map((i) => [i.key, i]));
     }
-  } catch (err) { setStatus(`無法載入規則 Could not load the rule list: ${err.message}`, true); }
+  } catch (err) { setStatus(t("Could not load the rule list: {message}", { message: err.message }), true); }
 }
 
 // -- photo -------------------------------------------------------------------------------------------------------
@@ -126,7 +129,7 @@ async function onPhoto(file) {
   stage.hidden = false;
   $("#boxes").replaceChildren();
   $("#result").hidden = true;
-  setStatus("辨識中… Reading the tiles…");
+  setStatus(t("Reading the tiles…"));
   document.body.classList.add("busy");
   const upload = await shrinkForUpload(file);
   const name = upload.name || file.name || "photo.jpg";
@@ -137,14 +140,14 @@ async function onPhoto(file) {
     const n = state.tiles.filter((t) => t.role !== "other").length;
     const apart = state.tiles.length - n;
     const low = state.tiles.filter((t) => t.confidence < LOW_CONFIDENCE).length;
-    setStatus(`找到 ${n} 張牌 Found ${n} tiles` +
-      (apart ? ` · 另 ${apart} 張不在手牌 ${apart} more not in the hand (face down or apart)` : "") +
-      (low ? ` · ${low} 張需確認 ${low} to check (dashed)` : "") +
-      (profile ? " · 用我的牌讀 read with my tile set" : "") +
-      ((recognition.warnings || []).length ? " · " + recognition.warnings.join("; ") : ""));
+    setStatus([t("Found {n} tiles", { n }),
+      apart ? t("{n} more not in the hand (face down or apart)", { n: apart }) : "",
+      low ? t("{n} to check (dashed)", { n: low }) : "",
+      profile ? t("read with my tile set") : "",
+      (recognition.warnings || []).join(t("; "))].filter(Boolean).join(" · "));
   } catch (err) {
-    const retry = err.status === 503 ? " 稍後再試 Try again shortly." : "";
-    setStatus(`無法辨識 Could not read the photo (${err.code}): ${err.message}.${retry}`, true);
+    const retry = err.status === 503 ? " " + t("Try again shortly.") : "";
+    setStatus(t("Could not read the photo ({code}): {message}.", { code: err.code, message: err.message }) + retry, true);
   } finally {
     document.body.classList.remove("busy");
   }
@@ -164,7 +167,7 @@ async function readPhoto(upload, name, profile = currentProfile()) {
   } catch (err) {
     if (!profile) throw err;
     if (err.code === "profile_not_found") dropProfile(PROFILE_GONE);
-    else if (err.code === "profile_classifier") profileNote(`${PROFILE_UNUSABLE} (${err.message})`, true);
+    else if (err.code === "profile_classifier") profileNote(`${t(PROFILE_UNUSABLE)} (${err.message})`, true);
     else throw err;
     return readPhoto(upload, name, null);
   }
@@ -354,9 +357,9 @@ function renderHand() {
     }));
     // a group the layout was unsure of: a tap on a tile moves it (split, join, another meld, the winning tile)
     const unsure = sure < UNSURE_GROUP;
-    const note = unsure ? el("span", { class: "unsure-note", text: "不確定 unsure: tap a tile to move it" }) : null;
+    const note = unsure ? el("span", { class: "unsure-note", text: t("unsure: tap a tile to move it") }) : null;
     hand.append(el("div", { class: "row" + (unsure ? " unsure" : "") },
-      el("span", { class: "row-title", text: title }), ...chips, extra, note));
+      el("span", { class: "row-title", text: t(title) }), ...chips, extra, note));
   };
   const sureOf = (role) => (state.groupSure || {})[role] ?? 1;
   const by = (pred) => state.tiles.map((t, i) => (pred(t) ? i : -1)).filter((i) => i >= 0)
@@ -368,12 +371,13 @@ function renderHand() {
     const toggle = tiles.length === 4 || m.faceDown ? el("label", { class: "kong-toggle" }, el("input", {
       type: "checkbox", ...(m.concealed ? { checked: "" } : {}),
       onchange: (e) => { m.concealed = e.target.checked; rescore(); },
-    }), " 暗槓 concealed kong") : null;
+    }), " " + t("concealed kong")) : null;
     const asked = m.faceDown && tiles.every((i) => state.tiles[i].code === "back");
     const pick = asked ? el("button", { type: "button", class: "button kong-pick" + (m.tile ? "" : " asked"),
       "data-meld": String(mi), onclick: () => pickKong(m) },
-    m.tile ? `暗槓 ${tileFace(m.tile)} ${m.tile} · 改 change` : "選暗槓的牌 Which tile is this kong?") : null;
-    row(`副露 Meld ${mi + 1}`, tiles, el("span", {}, toggle, pick), m.sure ?? 1);
+    m.tile ? t("Concealed kong {face} {code} · change", { face: tileFace(m.tile), code: m.tile })
+      : t("Which tile is this kong?")) : null;
+    row(t("Meld {n}", { n: mi + 1 }), tiles, el("span", {}, toggle, pick), m.sure ?? 1);
   });
   row(ROLE_NAMES.winning, by((t) => t.role === "winning"), null, sureOf("winning"));
   row(ROLE_NAMES.flowers, by((t) => isBonus(t.code) && t.role !== "other" && t.role !== "dora"));
@@ -392,7 +396,7 @@ function select(i) {
 
 /** A concealed kong laid with four backs: the player names its tile (a playing tile; the photo cannot show it). */
 function pickKong(meld) {
-  pickCode("暗槓 Concealed kong", meld.tile || "1m", (code) => {
+  pickCode(t("Concealed kong"), meld.tile || "1m", (code) => {
     if (code === "back" || isBonus(code)) return;
     meld.tile = code;
     render();
@@ -402,7 +406,7 @@ function pickKong(meld) {
 /** An indicator picked from the palette, added after those typed; a second tap in the same palette replaces it. */
 function pickIndicator(input) {
   const before = input.value.trim();
-  pickCode(input.dataset.title || "Indicator", "1m", (code) => {
+  pickCode(input.title || t("Indicator"), "1m", (code) => {
     if (code === "back" || isBonus(code)) return;
     input.value = before ? `${before},${code}` : code;
     rescore();
@@ -431,19 +435,21 @@ function renderEditor() {
   const t = state.tiles[i];
   if (!t) { $("#editor").close(); return; }
   const conf = t.box ? ` · ${Math.round(t.confidence * 100)}%` : "";
-  const alts = t.alternatives.length ? ` · 或 or ${t.alternatives.map((a) => a.code).join(", ")}` : "";
-  $("#editor-title").textContent = `牌 Tile ${i + 1}: ${tileFace(t.code)} ${t.code}${conf}${alts}`;
+  const alts = t.alternatives.length ? " · " + window.t("or {codes}", { codes: t.alternatives.map((a) => a.code).join(", ") })
+    : "";
+  $("#editor-title").textContent = window.t("Tile {n}: {face} {code}", { n: i + 1, face: tileFace(t.code), code: t.code }) +
+    conf + alts;
   renderPalette(t.code, t.alternatives, (code) => correct(i, { code }));
   const roles = $("#roles");
   const button = (label, change, active) => el("button", {
     type: "button", class: "button" + (active ? " active" : ""), onclick: () => correct(i, change),
-  }, label);
+  }, window.t(label));
   roles.replaceChildren(
     button(ROLE_NAMES.concealed, { role: "concealed", meld: null }, t.role === "concealed"),
     button(ROLE_NAMES.winning, { role: "winning", meld: null }, t.role === "winning"),
-    ...state.melds.map((_, mi) => button(`副露 Meld ${mi + 1}`, { role: "meld", meld: mi },
+    ...state.melds.map((_, mi) => button(window.t("Meld {n}", { n: mi + 1 }), { role: "meld", meld: mi },
       t.role === "meld" && t.meld === mi)),
-    button("＋ 新副露 New meld", { role: "meld", meld: "new" }, false),
+    button("＋ " + window.t("New meld"), { role: "meld", meld: "new" }, false),
     button(ROLE_NAMES.dora, { role: "dora", meld: null }, t.role === "dora"),
     button(ROLE_NAMES.other, { role: "other", meld: null }, t.role === "other"),
   );
@@ -509,8 +515,8 @@ function rescore() {
 async function scoreNow() {
   if (!state.tiles.length) return;
   if (unansweredKong()) {
-    renderScore({ valid: false, error: { code: "face_down_kong", message: "暗槓四張皆背，看不出是哪張牌 A concealed kong " +
-      "shows four backs: tap 選暗槓的牌 to say which tile it is" } });
+    renderScore({ valid: false, error: { code: "face_down_kong",
+      message: t("A concealed kong shows four backs: tap “Which tile is this kong?” to say which tile it is") } });
     renderProgress(null);
     return;
   }
@@ -550,62 +556,65 @@ function pointsText(result) {
 }
 /** Riichi's fu with each line of the count, the limit reached and who pays what. */
 function riichiLines(result) {
-  const lines = (result.fu_items || []).map((i) => `${i.points} ${i.name_zh} ${i.name_en}`).join(" + ");
+  const lines = (result.fu_items || []).map((i) => `${i.points} ${itemWords(i)}`).join(" + ");
   const paid = result.points || { payments: {} };
-  const who = { discarder: "放銃 discarder", dealer: "莊家 dealer", each_other: "閒家 each other", each: "各家 each" };
+  const who = { discarder: t("discarder"), dealer: t("dealer"), each_other: t("each other"), each: t("each") };
   return [
-    el("p", { id: "score-fu" }, el("b", { text: `${result.fu} 符 fu` }), lines ? ` = ${lines}` : ""),
+    el("p", { id: "score-fu" }, el("b", { text: t("{fu} fu", { fu: result.fu }) }), lines ? ` = ${lines}` : ""),
     result.limit ? el("p", { id: "score-limit", class: "ok", text: `${result.limit.name_ja} ${result.limit.name_en}` })
       : null,
-    el("p", { id: "score-payments" }, `${paid.win === "tsumo" ? "自摸 tsumo" : "榮和 ron"}: ` +
+    el("p", { id: "score-payments" }, `${paid.win === "tsumo" ? t("tsumo") : t("ron")}: ` +
       Object.entries(paid.payments).map(([k, v]) => `${who[k] || k} ${v}`).join(", ") +
-      (paid.honba_bonus ? ` · 本場 honba +${paid.honba_bonus}` : "") +
-      (paid.riichi_sticks_bonus ? ` · 供託 sticks +${paid.riichi_sticks_bonus}` : "")),
+      (paid.honba_bonus ? " · " + t("honba +{n}", { n: paid.honba_bonus }) : "") +
+      (paid.riichi_sticks_bonus ? " · " + t("sticks +{n}", { n: paid.riichi_sticks_bonus }) : "")),
   ].filter((p) => p);
 }
 
+/** An item's name as the page shows it: Chinese alone to a Chinese reader, else both. */
+function itemWords(item) { return LANG === "zh" ? item.name_zh : `${item.name_zh} ${item.name_en}`; }
 function itemName(rules, key) {
   const item = (state.catalog[rules] || {})[key];
-  return item ? `${item.name_zh} ${item.name_en}` : key;
+  return item ? itemWords(item) : key;
 }
 
 function renderScore(result) {
   const body = $("#score-body");
-  const unit = UNITS[result.unit] || result.unit || "";
+  const unit = t(UNITS[result.unit] || result.unit || "");
   const parts = [];
   if (result.valid) {
     parts.push(el("p", { id: "score-total", class: "total" }, `${result.total} ${unit}`,
-      result.points != null ? el("small", { text: ` = ${pointsText(result)} 分 points` }) : null));
+      result.points != null ? el("small", { text: " = " + t("{points} points", { points: pointsText(result) }) }) : null));
     if (result.fu != null) parts.push(...riichiLines(result));
     if (result.minimum != null) {
+      const status = result.meets_minimum ? t("met") : t("not met");
       parts.push(el("p", { class: result.meets_minimum ? "ok" : "bad",
-        text: `起和 Minimum ${result.minimum}: ${result.meets_minimum ? "達 met" : "未達 not met"}` }));
+        text: t("Minimum {minimum}: {status}", { minimum: result.minimum, status }) }));
     }
   } else {
     const err = result.error || {};
-    parts.push(el("p", { id: "score-total", class: "total bad" }, "不成和 No score",
+    parts.push(el("p", { id: "score-total", class: "total bad" }, t("No score"),
       el("small", { text: ` (${err.code})` })));
     parts.push(el("p", { id: "score-error", class: "bad", text: err.message || "" }));
   }
   if ((result.items || []).length) {
     const rows = result.items.map((item) => el("tr", {},
-      el("td", { class: "zh", text: item.name_zh }), el("td", { text: item.name_en }),
+      el("td", { class: "zh", text: item.name_zh }), LANG === "zh" ? null : el("td", { text: item.name_en }),
       el("td", { class: "num", text: item.count > 1 ? `${item.value}×${item.count}` : String(item.value) }),
       el("td", { class: "num", text: String(item.points) })));
     parts.push(el("table", { id: "score-items" },
-      el("thead", {}, el("tr", {}, el("th", { text: "番種" }), el("th", { text: "Item" }),
-        el("th", { class: "num", text: "值 Value" }), el("th", { class: "num", text: "計 Points" }))),
+      el("thead", {}, el("tr", {}, el("th", { text: "番種" }), LANG === "zh" ? null : el("th", { text: "Item" }),
+        el("th", { class: "num", text: t("Value") }), el("th", { class: "num", text: t("Points") }))),
       el("tbody", {}, ...rows)));
   }
   if ((result.excluded || []).length) {
-    parts.push(el("h3", { text: "不計 Not counted" }));
+    parts.push(el("h3", { text: t("Not counted") }));
     parts.push(el("ul", { id: "score-excluded" }, ...result.excluded.map((x) => el("li", {},
       el("b", { text: itemName(result.rules, x.key) }), ` ← ${itemName(result.rules, x.by)}`,
       x.reason ? el("span", { class: "muted", text: ` · ${x.reason}` }) : null))));
   }
   const settlement = Object.entries(result.settlement || {});
   if (settlement.length) {
-    parts.push(el("h3", { text: "結算 Settlement" }));
+    parts.push(el("h3", { text: t("Settlement") }));
     parts.push(el("div", { id: "score-settlement", class: "settlement" }, ...settlement.map(([seat, amount]) =>
       el("span", { class: amount >= 0 ? "ok" : "bad", text: `${SEATS[seat] || seat} ${amount > 0 ? "+" : ""}${amount}` }))));
   }
@@ -621,17 +630,17 @@ function renderResultLine(result, unit) {
   line.className = result.valid ? "ok" : "bad";
   line.replaceChildren(...(result.valid
     ? [el("b", { id: "result-total", text: `${result.total} ${unit}` }),
-      result.points != null ? ` = ${pointsText(result)} 分 points` : ""]
-    : [el("b", { id: "result-total", text: "不成和 No score" }), ` (${err.code}) ${err.message || ""}`]),
-  " · ", el("a", { href: "#score", text: "細節 details ↓" }));
+      result.points != null ? " = " + t("{points} points", { points: pointsText(result) }) : ""]
+    : [el("b", { id: "result-total", text: t("No score") }), ` (${err.code}) ${err.message || ""}`]),
+  " · ", el("a", { href: "#score", text: t("details ↓") }));
   line.hidden = false;
 }
 
 // -- a hand that has not won: its waits, or what to discard (POST /v1/advise) ------------------------------------
 function pays(score, unit) {
-  if (score.valid && score.fu != null) return `${score.total} ${unit} ${score.fu} 符 fu · ${pointsText(score)}`;
+  if (score.valid && score.fu != null) return `${score.total} ${unit} ${t("{fu} fu", { fu: score.fu })} · ${pointsText(score)}`;
   if (score.valid) return `${score.total} ${unit}`;
-  if ((score.error || {}).code === "below_minimum") return `${score.total} ${unit} 未達起和 below minimum`;
+  if ((score.error || {}).code === "below_minimum") return `${score.total} ${unit} ${t("below minimum")}`;
   return "—";
 }
 
@@ -639,36 +648,36 @@ function pays(score, unit) {
 function waitList(waits, unit) {
   return el("ul", { class: "waits" }, ...waits.map((w) => el("li", { class: w.meets_minimum ? "" : "below",
     "data-tile": w.tile },
-  tileChip(w.tile), el("span", { class: "left", text: `餘 ${w.left} left` }),
-  el("span", { class: "pays" }, el("span", { text: `點和 discard ${pays(w.discard, unit)}` }),
-    el("span", { text: `自摸 self-drawn ${pays(w.self_drawn, unit)}` })))));
+  tileChip(w.tile), el("span", { class: "left", text: t("{n} left", { n: w.left }) }),
+  el("span", { class: "pays" }, el("span", { text: t("discard {pays}", { pays: pays(w.discard, unit) }) }),
+    el("span", { text: t("self-drawn {pays}", { pays: pays(w.self_drawn, unit) }) })))));
 }
 
 function distance(shanten) {
-  if (shanten < 0) return "已和 Wins";
-  return shanten === 0 ? "聽牌 Ready" : `${shanten} 向聽 · ${shanten} from ready`;
+  if (shanten < 0) return t("Wins");
+  return shanten === 0 ? t("Ready") : t("{n} from ready", { n: shanten });
 }
 
 function renderProgress(result) {
   const card = $("#progress");
   card.hidden = !(result && result.valid);
   if (card.hidden) return;
-  const unit = UNITS[result.unit] || result.unit || "";
+  const unit = t(UNITS[result.unit] || result.unit || "");
   const parts = [el("p", { id: "progress-shanten", class: "total", text: distance(result.shanten) })];
   if (result.discards) {
-    parts.push(el("h3", { text: "打哪張 What to discard" }));
+    parts.push(el("h3", { text: t("What to discard") }));
     parts.push(el("ol", { id: "discards", class: "discards" }, ...result.discards.slice(0, 5).map((d) => el("li",
       { "data-tile": d.tile }, el("div", { class: "discard-head" }, tileChip(d.tile),
         el("b", { text: distance(d.shanten) }),
-        el("span", { class: "muted", text: d.waits ? ` · 和張餘 ${d.winning_tiles_left} winning left`
-          : ` · 進張 ${d.useful_left} improving left` })),
+        el("span", { class: "muted", text: " · " + (d.waits ? t("{n} winning left", { n: d.winning_tiles_left })
+          : t("{n} improving left", { n: d.useful_left })) })),
       d.waits && d.waits.length ? waitList(d.waits, unit) : null,
       el("p", { class: "reason", text: d.reason })))));
   } else if (result.waits && result.waits.length) {
-    parts.push(el("h3", { text: `聽 Waits on · 餘 ${result.tiles_left} left` }));
+    parts.push(el("h3", { text: t("Waits on · {n} left", { n: result.tiles_left }) }));
     parts.push(waitList(result.waits, unit));
   } else if ((result.useful || []).length) {
-    parts.push(el("h3", { text: `進張 Tiles that bring it nearer · 餘 ${result.useful_left} left` }));
+    parts.push(el("h3", { text: t("Tiles that bring it nearer · {n} left", { n: result.useful_left }) }));
     parts.push(el("div", { class: "useful" }, ...result.useful.map((u) => el("span", { class: "useful-tile" },
       tileChip(u.tile), el("small", { text: `×${u.left}` })))));
   }
@@ -711,4 +720,4 @@ function init() {
   initTeach();
 }
 
-document.addEventListener("DOMContentLoaded", init);
+wordsLoaded.then(init);  // i18n.js: the page's words first, so what init draws is in the reader's language

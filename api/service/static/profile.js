@@ -8,9 +8,9 @@
 const PROFILE_KEY = "mjlens-profile";
 const LEARN_KEY = "mjlens-learn-corrections";
 const TOKEN_HEADER = "X-Profile-Token";
-const PROFILE_GONE = "此服務已沒有你的牌組，請再教一次 · The service no longer has your tile set: teach it again.";
-const PROFILE_UNUSABLE = "此服務的讀牌器用不了你的牌組，請再教一次 · The service's reader cannot use your tile set (made " +
-  "for another reader): the photo was read without it; teach it again.";
+const PROFILE_GONE = N_("The service no longer has your tile set: teach it again.");
+const PROFILE_UNUSABLE = N_("The service's reader cannot use your tile set (made for another reader): the photo was " +
+  "read without it; teach it again.");
 
 /** The kept profile, {id, token, codes}, or null. */
 function currentProfile() {
@@ -38,7 +38,7 @@ function dropProfile(note = "", bad = true) {
 
 function profileNote(text, bad = false) {
   const note = $("#profile-note");
-  note.textContent = text;
+  note.textContent = t(text);  // a sentence kept as a constant (N_) is said here; one said already stays as it is
   note.classList.toggle("bad", bad);
 }
 
@@ -47,9 +47,9 @@ function renderProfile(note = null, bad = false) {
   const card = $("#profile-card");
   card.classList.toggle("in-use", !!profile);
   $("#profile-state").textContent = profile
-    ? `✓ 使用中 In use: my tile set, ${profile.codes.length} 種牌 kinds of tile · every photo is read with it`
-    : "未用 Not in use: photos are read with the usual tiles. Teach the reader your own set for a better reading.";
-  $("#teach-open").textContent = profile ? "🀄 重教 Teach again" : "🀄 教我的牌 Teach my tiles";
+    ? "✓ " + t("In use: my tile set, {n} kinds of tile · every photo is read with it", { n: profile.codes.length })
+    : t("Not in use: photos are read with the usual tiles. Teach the reader your own set for a better reading.");
+  $("#teach-open").textContent = "🀄 " + (profile ? t("Teach again") : t("Teach my tiles"));
   $("#profile-forget").hidden = !profile;
   $("#profile-badge").hidden = !profile;
   $("#learn").hidden = !profile;
@@ -71,18 +71,18 @@ async function checkProfile() {
 
 async function forgetProfile() {
   const profile = currentProfile();
-  if (!profile || !confirm("忘記我的牌組？ Forget my tile set? The service deletes it; to use it again, teach it again.")) {
+  if (!profile || !confirm(t("Forget my tile set? The service deletes it; to use it again, teach it again."))) {
     return;
   }
   try {
     await api(profilePath(profile), { method: "DELETE", headers: profileHeaders(profile) });
   } catch (err) {
     if (err.code !== "profile_not_found") {
-      profileNote(`無法刪除 Could not delete it (${err.code}): ${err.message}. Try again.`, true);
+      profileNote(t("Could not delete it ({code}): {message}. Try again.", { code: err.code, message: err.message }), true);
       return;
     }
   }
-  dropProfile("已忘記 Forgotten: photos are read with the usual tiles again.", false);
+  dropProfile(N_("Forgotten: photos are read with the usual tiles again."), false);
 }
 
 /** The tiles of the hand read from a photo whose code the player changed and that the tile set has not had yet:
@@ -105,12 +105,13 @@ async function addCorrectionsToProfile() {
     const added = await api(profilePath(profile, "/examples"), { method: "POST", body: form,
       headers: profileHeaders(profile) });
     const count = Array.isArray(added.added) ? added.added.length : added.added;
-    profileNote(`已加入 Added to my tile set: ${codes.join(" ")}` + (count != null ? ` (${count} examples)` : "") +
-      ((added.warnings || []).length ? " · " + added.warnings.join("; ") : ""));
+    profileNote(t("Added to my tile set: {codes}", { codes: codes.join(" ") }) +
+      (count != null ? " " + t("({n} examples)", { n: count }) : "") +
+      ((added.warnings || []).length ? " · " + added.warnings.join(t("; ")) : ""));
   } catch (err) {
     if (err.code === "profile_not_found") { dropProfile(PROFILE_GONE); return; }
     tiles.forEach((t) => { t.taught = null; });
-    profileNote(`未能加入 Could not add the corrections (${err.code}): ${err.message}`, true);
+    profileNote(t("Could not add the corrections ({code}): {message}", { code: err.code, message: err.message }), true);
   }
 }
 

@@ -6,29 +6,29 @@
 
 /** The layout's rows in order (vision/profile/layout.py). */
 const LAYOUT_ROWS = [
-  { name: "萬 Characters", codes: ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"] },
-  { name: "筒 Dots", codes: ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p"] },
-  { name: "索 Bamboo", codes: ["1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s"] },
-  { name: "字 Honours", codes: ["1z", "2z", "3z", "4z", "5z", "6z", "7z"] },
-  { name: "花 Flowers and seasons", codes: ["1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f"] },
+  { name: N_("Characters"), codes: ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m"] },
+  { name: N_("Dots"), codes: ["1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p", "9p"] },
+  { name: N_("Bamboo"), codes: ["1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s"] },
+  { name: N_("Honours"), codes: ["1z", "2z", "3z", "4z", "5z", "6z", "7z"] },
+  { name: N_("Flowers and seasons"), codes: ["1f", "2f", "3f", "4f", "5f", "6f", "7f", "8f"] },
 ];
 /** What to do about each error the service gives a layout photo (docs/profiles.md); its own message follows. */
 const LAYOUT_ADVICE = {
-  no_tiles: "找不到牌 No tiles found: lay the set out face up on a plain table and photograph it from above.",
-  tiles_unreadable: "牌太小或太模糊 The tiles are too small or blurred: come closer, in good light, and hold still.",
-  row_length: "有一行不完整 A row is short, long or out of order: lay out each row whole, in the order above " +
-    "(a whole row may be left out), and take the photo again.",
-  rows_unmatched: "行數太多 More rows than the layout has: five rows at most, in the order above.",
-  code_missing: "同一行有兩張一樣的牌 Two tiles of one row look the same: one tile laid twice and another missing. " +
-    "Check that row and take the photo again.",
-  tiles_look_alike: "兩張不同的牌看來一樣 Two tiles of different rows look the same to the reader: check the layout " +
-    "and take the photo again in better light.",
-  bad_tiles: "牌的資料有誤 The tiles sent were refused: take the photo again.",
-  client_profile_limit: "你已有太多牌組 This device keeps as many tile sets as it may: forget one first.",
-  client_rate_limit: "太頻繁 Too many tile sets made lately: try again later.",
-  profile_limit: "服務已滿 The service holds as many tile sets as it may: ask whoever runs it to remove some.",
-  model_unavailable: "服務暫時不能讀牌 The service cannot read tiles now: try again shortly.",
-  busy: "服務忙碌 The service is busy: try again in a moment.",
+  no_tiles: N_("No tiles found: lay the set out face up on a plain table and photograph it from above."),
+  tiles_unreadable: N_("The tiles are too small or blurred: come closer, in good light, and hold still."),
+  row_length: N_("A row is short, long or out of order: lay out each row whole, in the order above (a whole row " +
+    "may be left out), and take the photo again."),
+  rows_unmatched: N_("More rows than the layout has: five rows at most, in the order above."),
+  code_missing: N_("Two tiles of one row look the same: one tile laid twice and another missing. Check that row " +
+    "and take the photo again."),
+  tiles_look_alike: N_("Two tiles of different rows look the same to the reader: check the layout and take the " +
+    "photo again in better light."),
+  bad_tiles: N_("The tiles sent were refused: take the photo again."),
+  client_profile_limit: N_("This device keeps as many tile sets as it may: forget one first."),
+  client_rate_limit: N_("Too many tile sets made lately: try again later."),
+  profile_limit: N_("The service holds as many tile sets as it may: ask whoever runs it to remove some."),
+  model_unavailable: N_("The service cannot read tiles now: try again shortly."),
+  busy: N_("The service is busy: try again in a moment."),
 };
 /** The crop of each tile in the grid fits this box (CSS pixels). */
 const CROP_W = 36, CROP_H = 48;
@@ -50,7 +50,7 @@ function teachStatus(text, bad = false) {
 
 function openTeach() {
   resetTeach();
-  teachStatus("排好牌，拍照 · Lay the set out as above, then take or choose a photo.");
+  teachStatus(t("Lay the set out as above, then take or choose a photo."));
   $("#teach").showModal();
 }
 
@@ -69,7 +69,7 @@ async function onLayoutPhoto(file) {
   resetTeach();
   const seq = teach.seq;
   teach.busy = true;
-  teachStatus("讀取中… Reading the layout…");
+  teachStatus(t("Reading the layout…"));
   $("#teach").classList.add("busy");
   let preview = null, size = null, failure = null;
   try {
@@ -100,14 +100,14 @@ async function onLayoutPhoto(file) {
   renderTeach();
   const rows = new Set(teach.tiles.map((t) => t.row)).size;
   const unsure = teach.tiles.filter((t) => t.confidence < LOW_CONFIDENCE).length;
-  teachStatus(`讀到 ${teach.tiles.length} 張牌，${rows} 行 Read ${teach.tiles.length} tiles in ${rows} rows. ` +
-    "Check each code; tap a tile to fix it, then Save." +
-    (unsure ? ` ${unsure} 張需確認 ${unsure} to check (dashed).` : "") +
-    ((preview.warnings || []).length ? " · " + preview.warnings.join("; ") : ""));
+  teachStatus(t("Read {n} tiles in {rows} rows. Check each code; tap a tile to fix it, then Save.",
+    { n: teach.tiles.length, rows }) +
+    (unsure ? " " + t("{n} to check (dashed).", { n: unsure }) : "") +
+    ((preview.warnings || []).length ? " · " + preview.warnings.join(t("; ")) : ""));
 }
 
 function layoutError(err) {
-  const advice = LAYOUT_ADVICE[err.code] || "無法讀取 Could not read the layout photo.";
+  const advice = err.code in LAYOUT_ADVICE ? t(LAYOUT_ADVICE[err.code]) : t("Could not read the layout photo.");
   return `${advice} (${err.code}: ${err.message})`;
 }
 
@@ -133,8 +133,8 @@ function renderTeach() {
   renderLayoutGrid(repeated);
   const fixed = teach.tiles.filter((t) => t.code !== t.read).length;
   $("#teach-check").textContent = repeated.size
-    ? `每種牌只放一張 Each tile is laid once: ${[...repeated].join(", ")} twice. Fix one of each.`
-    : (fixed ? `已修改 ${fixed} 張 ${fixed} fixed.` : "");
+    ? t("Each tile is laid once: {codes} twice. Fix one of each.", { codes: [...repeated].join(", ") })
+    : (fixed ? t("{n} fixed.", { n: fixed }) : "");
   $("#teach-check").classList.toggle("bad", repeated.size > 0);
   $("#teach-save").disabled = !teach.tiles.length || repeated.size > 0 || teach.busy;
 }
@@ -155,7 +155,7 @@ function renderLayoutBoxes(repeated) {
     const [x1, y1, x2, y2] = t.box;
     boxes.append(el("button", {
       type: "button", class: "box" + tileFlags(t, repeated),
-      "data-i": String(i), "data-code": t.code, "aria-label": `tile ${i + 1}: ${t.code}, tap to fix`,
+      "data-i": String(i), "data-code": t.code, "aria-label": window.t("tile {n}: {code}, tap to fix", { n: i + 1, code: t.code }),
       style: `left:${(100 * x1) / teach.width}%;top:${(100 * y1) / teach.height}%;` +
         `width:${(100 * (x2 - x1)) / teach.width}%;height:${(100 * (y2 - y1)) / teach.height}%`,
       onclick: () => fixLayoutTile(i),
@@ -167,7 +167,7 @@ function renderLayoutBoxes(repeated) {
 function renderLayoutGrid(repeated) {
   const rows = [...new Set(teach.tiles.map((t) => t.row))].sort((a, b) => a - b);
   $("#teach-grid").replaceChildren(...rows.map((row) => {
-    const name = (LAYOUT_ROWS[row] || { name: `Row ${row + 1}` }).name;
+    const name = LAYOUT_ROWS[row] ? t(LAYOUT_ROWS[row].name) : t("Row {n}", { n: row + 1 });
     const tiles = teach.tiles.map((t, i) => [t, i]).filter(([t]) => t.row === row);
     return el("div", { class: "layout-row", role: "group", "aria-label": name, "data-row": String(row) },
       el("span", { class: "row-title", text: name }), ...tiles.map(([t, i]) => layoutTile(t, i, repeated)));
@@ -175,7 +175,8 @@ function renderLayoutGrid(repeated) {
 }
 
 function layoutTile(t, i, repeated) {
-  const label = t.code + (t.code !== t.read ? `, read as ${t.read}` : "") + ", tap to fix";
+  const label = t.code !== t.read ? window.t("{code}, read as {read}, tap to fix", { code: t.code, read: t.read })
+    : window.t("{code}, tap to fix", { code: t.code });
   return el("button", { type: "button", class: "layout-tile" + tileFlags(t, repeated), "data-i": String(i),
     "data-code": t.code, "aria-label": label, onclick: () => fixLayoutTile(i) },
   el("span", { class: "crop", style: cropStyle(t.box) }), el("span", { class: "code", text: t.code }));
@@ -194,7 +195,8 @@ function cropStyle(box) {
 
 function fixLayoutTile(i) {
   const t = teach.tiles[i];
-  pickCode(`排列第 ${i + 1} 張 Layout tile ${i + 1}` + (t.code !== t.read ? ` (read ${t.read})` : ""), t.code,
+  pickCode(window.t("Layout tile {n}", { n: i + 1 }) + (t.code !== t.read ? " " + window.t("(read {read})", { read: t.read })
+    : ""), t.code,
     (code) => { t.code = code; renderTeach(); });
 }
 
@@ -202,7 +204,7 @@ async function saveProfile() {
   if (!teach.upload || !teach.tiles.length || teach.busy) return;
   teach.busy = true;
   renderTeach();
-  teachStatus("儲存中… Saving my tile set…");
+  teachStatus(t("Saving my tile set…"));
   $("#teach").classList.add("busy");
   const form = new FormData();
   form.append("image", teach.upload.blob, teach.upload.name);
@@ -210,14 +212,14 @@ async function saveProfile() {
   try {
     const created = await api("/v1/profiles", { method: "POST", body: form });
     const previous = currentProfile();
-    keepProfile(created, `已儲存 Saved: every photo is now read with my tile set (${created.codes.length} kinds).` +
-      ((created.warnings || []).length ? " · " + created.warnings.join("; ") : ""));
+    keepProfile(created, t("Saved: every photo is now read with my tile set ({n} kinds).", { n: created.codes.length }) +
+      ((created.warnings || []).length ? " · " + created.warnings.join(t("; ")) : ""));
     if (previous && previous.id !== created.id) {  // the one it replaces, so the service's store does not fill up
       api(profilePath(previous), { method: "DELETE", headers: profileHeaders(previous) }).catch(() => {});
     }
     $("#teach").close();
   } catch (err) {
-    teachStatus(`未能儲存 Could not save. ${layoutError(err)}`, true);
+    teachStatus(`${t("Could not save.")} ${layoutError(err)}`, true);
   } finally {
     teach.busy = false;
     $("#teach").classList.remove("busy");
@@ -234,5 +236,5 @@ function initTeach() {
     $(id).addEventListener("change", (e) => { onLayoutPhoto(e.target.files[0]); e.target.value = ""; });
   }
   $("#teach-rows").replaceChildren(...LAYOUT_ROWS.map((row) => el("li", {},
-    el("b", { text: row.name }), ` ${row.codes[0]} … ${row.codes[row.codes.length - 1]}`)));
+    el("b", { text: t(row.name) }), ` ${row.codes[0]} … ${row.codes[row.codes.length - 1]}`)));
 }
