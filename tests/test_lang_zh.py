@@ -87,6 +87,19 @@ def test_hand_commands_say_no_english_sentence(capsys, args, status):
     assert english_sentences(text) == [], text
 
 
+@pytest.mark.parametrize("args", [["score", "--rules"], ["score", "123m", "--seat", "X"],
+                                  ["waits", "1m", "--streak", "x"], ["advise", "--hand-json", "a", "--jsonl", "b"],
+                                  ["score", "1m", "--self-drwn"], ["score", "1m", "--s"], ["nosuch"]])
+def test_a_mistyped_command_line_is_refused_in_chinese_with_its_code(capsys, args):
+    with pytest.raises(SystemExit) as stop:
+        main([*args, "--lang", "zh"])
+    assert stop.value.code == 2
+    complaint = capsys.readouterr().err.strip().splitlines()[-1]  # after argparse's usage line, which is syntax
+    code = complaint.split(": ")[1]
+    assert code in {"missing_value", "bad_flag_value", "conflicting_flags", "unknown_flag", "bad_arguments"}
+    assert english_sentences(complaint) == [], complaint
+
+
 def test_the_same_commands_in_english_are_english(capsys):
     # the default is English and its words are the ones scripts and users knew
     assert main(["waits", "123m458p78s11z [555z]", "--rules", "mcr"]) == 0

@@ -9,7 +9,9 @@ import argparse
 import importlib
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+
+from mjlens.i18n import Message, msg, say
 
 #: Sub-command modules, in the order ``mjlens --help`` lists them.
 COMMANDS = ("score", "waits", "advise", "recognize", "photo", "eval", "label", "profile", "synth", "train", "serve")
@@ -31,6 +33,47 @@ FLAG_ERRORS = (
 )
 
 
+#: argparse's complaints (its own English), each said again as a catalogued message so ``--lang zh`` reads them in
+#: Chinese; the first that matches the whole complaint wins, and one that none matches is left as argparse says it.
+ARGPARSE_WORDS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], Message]], ...] = (
+    (re.compile(r"unrecognized arguments: (?P<args>.*)"), lambda m: msg("unrecognized arguments: {args}", **m)),
+    (re.compile(r"the following arguments are required: (?P<args>.*)"),
+     lambda m: msg("the following arguments are required: {args}", **m)),
+    (re.compile(r"argument (?P<arg>\S+): not allowed with argument (?P<other>.*)"),
+     lambda m: msg("argument {arg}: not allowed with argument {other}", **m)),
+    (re.compile(r"argument (?P<arg>\S+): expected one argument"),
+     lambda m: msg("argument {arg}: expected one argument", **m)),
+    (re.compile(r"argument (?P<arg>\S+): invalid choice: (?P<choice>.*) \(choose from (?P<choices>.*)\)"),
+     lambda m: msg("argument {arg}: invalid choice: {choice} (choose from {choices})", **m)),
+    (re.compile(r"argument (?P<arg>\S+): invalid (?P<kind>\w+) value: (?P<value>.*)"),
+     lambda m: msg("argument {arg}: invalid {kind} value: {value}", **m)),
+    (re.compile(r"ambiguous option: (?P<option>\S+) could match (?P<matches>.*)"),
+     lambda m: msg("ambiguous option: {option} could match {matches}", **m)),
+)
+
+
+def argparse_said(message: str) -> str:
+    """argparse's ``message`` as a catalogued message where one of ``ARGPARSE_WORDS`` says it, else as it is."""
+    for pattern, said in ARGPARSE_WORDS:
+        found = pattern.fullmatch(message)
+        if found:
+            return said(found.groupdict())
+    return message
+
+
+def lang_in(argv: Sequence[str]) -> str:
+    """The ``--lang`` the command line gives (``--lang zh`` or ``--lang=zh``), for a complaint made before parsing
+    ends; English when there is none, or none offered."""
+    from mjlens.i18n import DEFAULT_LANG, LANGS
+
+    words = list(argv)
+    for i, word in enumerate(words):
+        value = words[i + 1] if word == "--lang" and i + 1 < len(words) else word.partition("=")[2]
+        if (word == "--lang" or word.startswith("--lang=")) and value in LANGS:
+            return value
+    return DEFAULT_LANG
+
+
 class _Parser(argparse.ArgumentParser):
     #: the words the command line was given, to name the sub-command whose flag was mistyped
     argv: Sequence[str] = ()
@@ -40,7 +83,10 @@ class _Parser(argparse.ArgumentParser):
         code = next((code for words, code in FLAG_ERRORS if words in message), "bad_arguments")
         command = self._command()
         prog = f"mjlens {command}" if command and self.prog == "mjlens" else self.prog
-        print(f"{prog}: {code}: {message}{self._suggestion(message, command)}", file=sys.stderr)
+        lang = lang_in(self.argv)
+        suggestion = self._suggestion(message, command)
+        line = say(argparse_said(message), lang) + (say(suggestion, lang) if suggestion else "")
+        print(f"{prog}: {code}: {line}", file=sys.stderr)
         raise SystemExit(EXIT_BAD_INPUT)
 
     def _command(self) -> str | None:
@@ -59,7 +105,7 @@ class _Parser(argparse.ArgumentParser):
         else:
             return ""
         close = difflib.get_close_matches(wrong.split("=", 1)[0], known, n=1)
-        return f"; did you mean {close[0]}?" if wrong and close else ""
+        return msg("; did you mean {flag}?", flag=close[0]) if wrong and close else ""
 
     def _parsers(self, command: str | None) -> list[argparse.ArgumentParser]:
         subs = [a for a in self._actions if isinstance(a, argparse._SubParsersAction)]
@@ -99,6 +145,8 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     sub.required = True
     for name in commands_for(argv):
         importlib.import_module(f"mjlens.api.cli.commands.{name}").register(sub)
+    for child in sub.choices.values():  # a sub-command's complaint reads --lang from the same words
+        child.argv = parser.argv
     return parser
 
 
@@ -109,8 +157,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.run(args) or 0)
     except UsageError as err:
-        from mjlens.i18n import say
-
         print(f"mjlens {args.command}: {say(err.args[0] if err.args else str(err), getattr(args, 'lang', 'en'))}",
               file=sys.stderr)
         return EXIT_BAD_INPUT
