@@ -71,3 +71,16 @@ def test_advice_reasons_and_photo_warnings_in_chinese(client):
     texts = out["recognition"]["warnings"] + out["score"].get("warnings", []) + [out["score"].get("error", {}).get(
         "message", "")]
     assert all(not english_sentences(text) for text in texts), texts
+
+
+TWICE = ["1m", "2m", "3m", "1m", "2m", "3m", "4p", "5p", "6p", "7s", "8s", "9s", "5z"]
+HONOURS = ["1z", "1z", "1z", "2z", "2z", "2z", "3z", "3z", "3z", "4z", "4z", "4z", "5z"]
+
+
+@pytest.mark.parametrize(("rules", "concealed"), [("mcr", TWICE), ("taiwan", TWICE + ["7p", "8p", "9p"]),
+                                                  ("cantonese", HONOURS)])
+def test_why_an_item_is_not_counted_is_said_in_chinese(client, rules, concealed):
+    hand = {"concealed": concealed, "winning_tile": "5z", "context": {"self_drawn": True}}
+    score = client.post("/v1/score?lang=zh", json={"rules": rules, "hand": hand}).json()
+    assert score["valid"] and score["excluded"], score
+    assert all(not english_sentences(x["reason"]) for x in score["excluded"]), score["excluded"]

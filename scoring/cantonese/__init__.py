@@ -31,9 +31,9 @@ OPTIONS = ("house_rules", *SETTLEMENT_OPTIONS)
 
 __all__ = ["NAME", "UNIT", "catalog", "score_hand", "settle_together"]
 
-NO_STACK = "爆和以外的特殊牌型不再疊加其他番種: a hand beyond the cap counts its highest special pattern alone"
-NO_ADDITIONS = "爆和以外不加番: additions count only for hands within the cap"
-ONE_FLOOR = "one 3-番 case raises the hand; the others add nothing"
+NO_STACK = msg("爆和以外的特殊牌型不再疊加其他番種: a hand beyond the cap counts its highest special pattern alone")
+NO_ADDITIONS = msg("爆和以外不加番: additions count only for hands within the cap")
+ONE_FLOOR = msg("one 3-番 case raises the hand; the others add nothing")
 
 
 @dataclass
@@ -124,7 +124,8 @@ def _value(hand: Hand, arrangement: Arrangement, rules: Rules, floors: list[str]
         for gone in rules.items[key].excludes:
             if gone in found and key in found:
                 found.remove(gone)
-                excluded.append(Excluded(gone, key, f"{rules.items[key].name_zh} already counts it"))
+                excluded.append(Excluded(gone, key, msg("{name_zh} already counts it",
+                                                        name_zh=rules.items[key].name_zh)))
     extras = additions(facts, ctx.seat_wind, ctx.round_wind, _self_drawn(ctx))
     limits = [k for k in found if rules.items[k].kind == "limit"]
     if limits:

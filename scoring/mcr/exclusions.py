@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+from mjlens.i18n import msg
+
 from .fans import BY_KEY, EXCLUDING, EXCLUDING_STRICT_1998
 
 POTH = "pung_of_terminals_or_honors"
@@ -27,7 +29,8 @@ def apply_table(tally: dict[str, int], excluded: list[Excluded], strict_1998: bo
         for key in excludes:
             if key in tally:
                 del tally[key]
-                excluded.append((key, fan.key, f"不重複: implied by {fan.name_en} ({fan.name_zh})"))
+                excluded.append((key, fan.key, msg("不重複: implied by {name_en} ({name_zh})", name_en=fan.name_en,
+                                                   name_zh=fan.name_zh)))
 
 
 def wind_fans(wind_pungs: list[int], seat: int, prevalent: int, tally: dict[str, int],
@@ -37,7 +40,7 @@ def wind_fans(wind_pungs: list[int], seat: int, prevalent: int, tally: dict[str,
         for w in wind_pungs:
             for rank, key in ((prevalent, "prevalent_wind"), (seat, "seat_wind")):
                 if w == rank:
-                    excluded.append((key, "big_four_winds", "不重複: implied by Big Four Winds (大四喜)"))
+                    excluded.append((key, "big_four_winds", msg("不重複: implied by Big Four Winds (大四喜)")))
         return
     deducted = any(k in tally for k in _WINDS_ALREADY_DEDUCTED)
     for w in wind_pungs:
@@ -62,7 +65,8 @@ def _take_pung(tally: dict[str, int], excluded: list[Excluded], by: str, n: int 
         tally[POTH] = have - take
     fan = BY_KEY[by]
     for _ in range(take):
-        excluded.append((POTH, by, f"不重複: that pung is already counted in {fan.name_en} ({fan.name_zh})"))
+        excluded.append((POTH, by, msg("不重複: that pung is already counted in {name_en} ({name_zh})",
+                                       name_en=fan.name_en, name_zh=fan.name_zh)))
 
 
 def pung_adjustments(tally: dict[str, int], excluded: list[Excluded]) -> None:

@@ -148,7 +148,8 @@ def _special(view: HandView, arr: Arrangement, opts: Options) -> tuple[Tally, Ex
     if opts.strict_1998 and "seven_pairs" in tally:
         for key in STRICT_1998_NOT_WITH_SEVEN_PAIRS:
             if tally.pop(key, 0):
-                excluded.append((key, "seven_pairs", "strict 1998 reading: 七對 takes no range or all-of-a-kind fan"))
+                excluded.append((key, "seven_pairs", msg("strict 1998 reading: 七對 takes no range or all-of-a-kind "
+                                                         "fan")))
     win_flag_fans(view, tally)
     exclusions.apply_table(tally, excluded, opts.strict_1998)
     return tally, excluded

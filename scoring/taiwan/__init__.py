@@ -230,8 +230,9 @@ def _score_view(view: View, opts: Options) -> _Scored:
     for key, n in present.items():
         by = _replaced_by(key, present)
         if by:
-            excluded.append(Excluded(key, by, f"{table[key].name_zh} is counted within {table[by].name_zh} "
-                                              "(必然並存之二種以上, 僅得計台數較高的一種)"))
+            excluded.append(Excluded(key, by,
+                                     msg("{name_zh} is counted within {by_zh} (必然並存之二種以上, 僅得計台數較高的"
+                                                  "一種)", name_zh=table[key].name_zh, by_zh=table[by].name_zh)))
         else:
             d = table[key]
             counted.append(Item(key, d.name_zh, d.name_en, _value(key, opts), n))

@@ -10,6 +10,8 @@ Chows arrive as set codes of their lowest tile (``view.CODE``), sorted. The rule
 
 from __future__ import annotations
 
+from mjlens.i18n import msg
+
 from ..view import code_rank, code_suit
 
 PAIR_FANS = ("pure_double_chow", "mixed_double_chow", "short_straight", "two_terminal_chows")
@@ -83,7 +85,7 @@ def _limit(fans: list[str | None], max_cnt: int, tally: dict[str, int], excluded
         limit -= 1
     kept = next((k for k, n in zip(PAIR_FANS, table, strict=True) if n), "")
     for key in dropped:
-        excluded.append((key, kept, "套算一次 / 不得相同: a chow combines with the others only once"))
+        excluded.append((key, kept, msg("套算一次 / 不得相同: a chow combines with the others only once")))
     for k, n in zip(PAIR_FANS, table, strict=True):
         if n:
             tally[k] = tally.get(k, 0) + n
