@@ -223,3 +223,11 @@ def test_no_catalogued_message_hides_inside_another_ones_arguments():
                     hidden += [f"{path.relative_to(REPO)}:{sub.lineno}" for sub in ast.walk(node)
                                if sub is not node and catalogued(sub)]
     assert hidden == []
+
+
+def test_a_translation_that_does_not_fit_its_fields_falls_back_to_english(monkeypatch):
+    from mjlens import i18n
+
+    broken = {**catalogue("zh"), (None, "the hand is {size}"): "手牌 {nosuch}"}
+    monkeypatch.setattr(i18n, "catalogue", lambda lang: broken)
+    assert say(msg("the hand is {size}", size=3), "zh") == "the hand is 3"

@@ -115,7 +115,10 @@ def say(text: Any, lang: str = DEFAULT_LANG) -> Any:
     if text.parts:
         return say(text.sep, lang).join(say(part, lang) for part in text.parts)
     params = {key: say(value, lang) for key, value in text.params.items()}
-    return table.get((text.context, text.template), text.template).format(**params)
+    try:
+        return table.get((text.context, text.template), text.template).format(**params)
+    except (KeyError, IndexError, ValueError):  # a translation whose fields do not fit: the English, not a crash
+        return text.template.format(**params)
 
 
 def localize(data: Any, lang: str = DEFAULT_LANG) -> Any:
