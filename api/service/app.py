@@ -280,7 +280,7 @@ def _api_key_dependency(settings: Settings):
 
 
 def _page_router() -> APIRouter:
-    router = APIRouter(tags=["page"])
+    router = APIRouter(tags=["page"], responses=ERROR_RESPONSES)
 
     @router.get("/messages", summary="The phone page's sentences in a language",
                 description="English template -> its translation, for every sentence of the phone page (docs/i18n.md); "
