@@ -25,6 +25,8 @@ import cv2
 import numpy as np
 import yaml
 
+from mjlens.i18n import msg
+from mjlens.i18n.os_errors import os_reason
 from mjlens.scoring.tiles import BACK_CODE, BONUS_CODES, DETECTOR_CLASSES
 from mjlens.vision.boxes import box_iou
 from mjlens.vision.detection import Detection
@@ -90,28 +92,29 @@ def read_dataset(data_yaml: str | Path, split: str = "val", exclude: Collection[
     try:
         spec = yaml.safe_load(data_yaml.read_text(encoding="utf-8"))
     except OSError as err:
-        raise EvalError(f"cannot read {data_yaml}: {err.strerror}") from None
+        raise EvalError(msg("cannot read {path}: {reason}", path=str(data_yaml), reason=os_reason(err))) from None
     except yaml.YAMLError as err:
-        raise EvalError(f"{data_yaml} is not valid YAML: {err}") from None
+        raise EvalError(msg("{path} is not valid YAML: {reason}", path=str(data_yaml), reason=str(err))) from None
     if not isinstance(spec, dict) or "names" not in spec:
-        raise EvalError(f"{data_yaml} is not a YOLO dataset description (no names)")
+        raise EvalError(msg("{path} is not a YOLO dataset description (no names)", path=str(data_yaml)))
     names = spec["names"]
     codes = [str(names[i]) for i in sorted(names)] if isinstance(names, dict) else [str(n) for n in names]
     unknown = [c for c in codes if c not in DETECTOR_CLASSES]
     if unknown:
-        raise EvalError(f"{data_yaml} has classes that are not tile codes: {unknown[:5]}")
+        raise EvalError(msg("{path} has classes that are not tile codes: {unknown}", path=str(data_yaml),
+                            unknown=str(unknown[:5])))
     root = Path(spec.get("path") or ".")
     root = root if root.is_absolute() else data_yaml.parent / root
     key = next((k for k in SPLIT_KEYS.get(split, (split,)) if spec.get(k)), None)
     if key is None:
-        raise EvalError(f"{data_yaml} has no {split!r} split")
+        raise EvalError(msg("{path} has no {split} split", path=str(data_yaml), split=repr(split)))
     sources = spec[key] if isinstance(spec[key], list) else [spec[key]]
     images: list[Path] = []
     for source in sources:
         images.extend(images_of(root / str(source)))
     images = [image for image in images if image.name not in exclude]
     if not images:
-        raise EvalError(f"the {split!r} split of {data_yaml} holds no images")
+        raise EvalError(msg("the {split} split of {path} holds no images", split=repr(split), path=str(data_yaml)))
     return codes, [(image, label_path(image)) for image in images]
 
 
@@ -120,7 +123,7 @@ def read_exclusions(path: str | Path) -> set[str]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as err:
-        raise EvalError(f"cannot read {path}: {err.strerror}") from None
+        raise EvalError(msg("cannot read {path}: {reason}", path=str(path), reason=os_reason(err))) from None
     return {line.split("#", 1)[0].strip() for line in text.splitlines()} - {""}
 
 
@@ -155,7 +158,7 @@ def read_fixes(path: str | Path) -> dict[str, PhotoFixes]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as err:
-        raise EvalError(f"cannot read {path}: {err.strerror}") from None
+        raise EvalError(msg("cannot read {path}: {reason}", path=str(path), reason=os_reason(err))) from None
     fixes: dict[str, PhotoFixes] = {}
     for number, line in enumerate(text.splitlines(), 1):
         fields = line.split("#", 1)[0].split()
@@ -169,10 +172,12 @@ def read_fixes(path: str | Path) -> dict[str, PhotoFixes]:
             if len(box) == 4 and fields[2] in DETECTOR_CLASSES and all(0.0 <= v <= 1.0 for v in box):
                 fixes.setdefault(fields[0], PhotoFixes()).missed.append((fields[2], box))
                 continue
-            raise EvalError(f"{path}:{number}: expected PHOTO + SHOWN CX CY W H, the box normalised: {line!r}")
+            raise EvalError(msg("{path}:{line}: expected PHOTO + SHOWN CX CY W H, the box normalised: {text}",
+                                path=str(path), line=number, text=repr(line)))
         if (len(fields) != 4 or not fields[1].isdigit() or fields[2] not in DETECTOR_CLASSES
                 or fields[3] not in {*DETECTOR_CLASSES, NO_TILE}):
-            raise EvalError(f"{path}:{number}: expected PHOTO LINE LABELLED SHOWN with tile codes: {line!r}")
+            raise EvalError(msg("{path}:{line}: expected PHOTO LINE LABELLED SHOWN with tile codes: {text}",
+                                path=str(path), line=number, text=repr(line)))
         fixes.setdefault(fields[0], PhotoFixes()).relabelled[int(fields[1])] = (fields[2], fields[3])
     return fixes
 
@@ -183,7 +188,7 @@ def images_of(source: Path) -> list[Path]:
     if source.suffix == ".txt" and source.is_file():  # a list of image paths, relative to the list's folder
         lines = [line.strip() for line in source.read_text(encoding="utf-8").splitlines() if line.strip()]
         return [p if p.is_absolute() else (source.parent / p).resolve() for p in map(Path, lines)]
-    raise EvalError(f"{source} is neither an image folder nor a list of images")
+    raise EvalError(msg("{source} is neither an image folder nor a list of images", source=str(source)))
 
 
 def label_path(image: Path) -> Path:
@@ -212,11 +217,13 @@ def read_labels(path: Path, codes: Sequence[str], width: int, height: int,
             cls, cx, cy, w, h = int(fields[0]), *map(float, fields[1:5])
             code = codes[cls]
         except (ValueError, IndexError):
-            raise EvalError(f"{path}:{number}: not a YOLO box line of a known class: {line!r}") from None
+            raise EvalError(msg("{path}:{line}: not a YOLO box line of a known class: {text}", path=str(path),
+                                line=number, text=repr(line))) from None
         if number in fixes.relabelled:
             labelled, code = fixes.relabelled[number]
             if codes[cls] != labelled:
-                raise EvalError(f"{path}:{number}: the fix expects {labelled}, the label gives {codes[cls]}")
+                raise EvalError(msg("{path}:{line}: the fix expects {labelled}, the label gives {given}",
+                                    path=str(path), line=number, labelled=labelled, given=codes[cls]))
             if code == NO_TILE:
                 continue
         labels.append(_label(code, (cx, cy, w, h), width, height))
@@ -234,9 +241,10 @@ def load_photo(path: Path) -> DecodedImage:
     try:
         return load_image(path.read_bytes())
     except OSError as err:
-        raise EvalError(f"cannot read {path}: {err.strerror}") from None
+        raise EvalError(msg("cannot read {path}: {reason}", path=str(path), reason=os_reason(err))) from None
     except ImageError as err:
-        raise EvalError(f"{path}: {err.code}: {err.message}") from None
+        raise EvalError(msg("{path}: {code}: {message}", path=str(path), code=err.code, message=err.message)
+                        ) from None
 
 
 def collect_samples(
@@ -579,5 +587,5 @@ def write_confusion_png(report: dict[str, Any], path: str | Path, cell: int = 18
         cv2.line(canvas, (margin, margin + k * cell), (margin + n * cell, margin + k * cell), (220, 220, 220), 1)
     path = Path(path)
     if not cv2.imwrite(str(path), canvas):
-        raise EvalError(f"cannot write {path}")
+        raise EvalError(msg("cannot write {path}", path=str(path)))
     return path

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from mjlens.i18n import msg
 from mjlens.scoring.tiles import READER_CLASSES, RED_FIVES, is_bonus, plain_code
 
 from .evaluate import EvalError
@@ -68,31 +69,33 @@ def read_truth(path: str | Path) -> list[PhotoTruth]:
     try:
         entries = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise EvalError(f"{path}: no such truth file") from None
+        raise EvalError(msg("{path}: no such truth file", path=str(path))) from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise EvalError(f"{path}: not a readable JSON truth file ({err})") from None
+        raise EvalError(msg("{path}: not a readable JSON truth file ({reason})", path=str(path), reason=str(err))
+                        ) from None
     if not isinstance(entries, list):
-        raise EvalError(f"{path}: a truth file is a JSON list of photos")
-    return [_photo_truth(entry, f"{path} entry {i}") for i, entry in enumerate(entries)]
+        raise EvalError(msg("{path}: a truth file is a JSON list of photos", path=str(path)))
+    return [_photo_truth(entry, msg("{path} entry {number}", path=str(path), number=i))
+            for i, entry in enumerate(entries)]
 
 
 def _photo_truth(entry: Any, where: str) -> PhotoTruth:
     if not isinstance(entry, dict) or not isinstance(entry.get("image"), str):
-        raise EvalError(f"{where}: each photo is an object with an \"image\" name")
+        raise EvalError(msg("{where}: each photo is an object with an \"image\" name", where=where))
     rows = entry.get("rows", [])
     if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
-        raise EvalError(f"{where}: \"rows\" is a list of lists of tile codes")
+        raise EvalError(msg("{where}: \"rows\" is a list of lists of tile codes", where=where))
     codes = [code for row in rows for code in row]
     red = entry.get("red", [])
     if not isinstance(red, list):
-        raise EvalError(f"{where}: \"red\" is a list of tile codes")
+        raise EvalError(msg("{where}: \"red\" is a list of tile codes", where=where))
     for code in (*codes, *red):
         if not isinstance(code, str) or code not in READER_CLASSES:
-            raise EvalError(f"{where}: {code!r} is not a tile code")
+            raise EvalError(msg("{where}: {code} is not a tile code", where=where, code=repr(code)))
     plain = tuple(plain_code(c) for c in codes)
     red_plain = tuple(plain_code(c) for c in red)
     if Counter(red_plain) - Counter(plain):
-        raise EvalError(f"{where}: a red five in \"red\" is not among the tiles of \"rows\"")
+        raise EvalError(msg("{where}: a red five in \"red\" is not among the tiles of \"rows\"", where=where))
     return PhotoTruth(image=entry["image"], codes=plain, red=red_plain, confident=bool(entry.get("confident", True)),
                       notes=str(entry.get("notes", "")))
 
@@ -144,7 +147,8 @@ def evaluate_truth(truths: Sequence[PhotoTruth], images: Path, read_photo) -> di
     own reading) and summarize; a photo missing from ``images`` is an ``EvalError`` before anything is read."""
     missing = [t.image for t in truths if not (images / t.image).is_file()]
     if missing:
-        raise EvalError(f"{images}: {len(missing)} photos of the truth file are not there ({', '.join(missing[:3])})")
+        raise EvalError(msg("{images}: {count} photos of the truth file are not there ({names})", images=str(images),
+                            count=len(missing), names=", ".join(missing[:3])))
     scores = []
     for truth in truths:
         recognition = read_photo(images / truth.image)

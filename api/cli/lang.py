@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import sys
 
-from mjlens.i18n import DEFAULT_LANG, LANGS, say
+from mjlens.i18n import DEFAULT_LANG, LANGS, msg, say
 
 
 def add_lang_flag(parser) -> None:
     parser.add_argument("--lang", choices=LANGS, default=DEFAULT_LANG,
-                        help="language of the output for people: tables, warnings and errors (default en)")
+                        help=msg("language of the output for people: tables, warnings and errors, and of --help "
+                                 "(default en)"))
 
 
 def complain(command: str, code: str, message: str, lang: str, hint: str | None = None) -> None:

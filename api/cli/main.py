@@ -11,7 +11,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 
-from mjlens.i18n import Message, msg, say
+from mjlens.i18n import DEFAULT_LANG, Message, msg, say
 
 #: Sub-command modules, in the order ``mjlens --help`` lists them.
 COMMANDS = ("score", "waits", "advise", "recognize", "photo", "eval", "label", "profile", "synth", "train", "serve")
@@ -63,8 +63,8 @@ def argparse_said(message: str) -> str:
 
 def lang_in(argv: Sequence[str]) -> str:
     """The ``--lang`` the command line gives (``--lang zh`` or ``--lang=zh``), for a complaint made before parsing
-    ends; English when there is none, or none offered."""
-    from mjlens.i18n import DEFAULT_LANG, LANGS
+    ends and for ``--help``; English when there is none, or none offered."""
+    from mjlens.i18n import LANGS
 
     words = list(argv)
     for i, word in enumerate(words):
@@ -74,9 +74,72 @@ def lang_in(argv: Sequence[str]) -> str:
     return DEFAULT_LANG
 
 
+#: argparse's own words in a help text (its headings, the usage prefix, the help flag's help), for the catalogue.
+HELP_WORDS = (msg("usage: "), msg("positional arguments"), msg("options"), msg("show this help message and exit"))
+
+
+class SaidHelp(argparse.HelpFormatter):
+    """A help text in ``lang``: each help string, description and heading is a catalogued message (or one of
+    argparse's own words in ``HELP_WORDS``), said in that language; flags, metavars and choices stay as typed."""
+
+    lang: str = DEFAULT_LANG
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        return say(super()._get_help_string(action), self.lang)
+
+    def add_text(self, text: str | None) -> None:
+        super().add_text(say(text, self.lang))
+
+    def start_section(self, heading: str | None) -> None:
+        super().start_section(say(heading, self.lang))
+
+    def add_usage(self, usage, actions, groups, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, say("usage: ", self.lang) if prefix is None else prefix)
+
+    # argparse wraps by characters at spaces; Chinese has no spaces and each character takes two columns
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return super()._split_lines(text, width) if self.lang == DEFAULT_LANG else wrapped(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if self.lang == DEFAULT_LANG:
+            return super()._fill_text(text, width, indent)
+        return "\n".join(indent + line for line in wrapped(text, width - len(indent)))
+
+
+#: What may not begin a line of Chinese: its closing punctuation stays with the word before it.
+NO_LINE_START = "，。；：、）」』！？》"
+
+
+def wrapped(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` terminal columns (a wide character takes two), broken at a space or
+    between two Chinese characters, never inside an English word or before closing punctuation."""
+    import unicodedata
+
+    def columns(part: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in part)
+
+    lines, line = [], ""
+    for token in re.findall(r"\s+|[!-~]+|.", text.strip()):
+        token = " " if token.isspace() else token
+        if line and token != " " and token not in NO_LINE_START and columns(line + token) > width:
+            lines.append(line.rstrip())
+            line = ""
+        if line or token != " ":
+            line += token
+    return [*lines, line.rstrip()] if line else lines
+
+
 class _Parser(argparse.ArgumentParser):
     #: the words the command line was given, to name the sub-command whose flag was mistyped
     argv: Sequence[str] = ()
+
+    def _get_formatter(self) -> argparse.HelpFormatter:  # help and usage in the --lang of the command line
+        kind = self.formatter_class
+        said = kind if issubclass(kind, SaidHelp) else SaidHelp if kind is argparse.HelpFormatter \
+            else type(f"Said{kind.__name__}", (kind, SaidHelp), {})
+        formatter = said(prog=self.prog)
+        formatter.lang = lang_in(self.argv)
+        return formatter
 
     def error(self, message: str):  # argparse exits 2 as well; keep its wording with a code, drop the traceback path
         self.print_usage(sys.stderr)
@@ -138,35 +201,42 @@ def commands_for(argv: Sequence[str] | None) -> tuple[str, ...]:
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The ``mjlens`` parser with the sub-commands ``commands_for(argv)`` names (all of them without ``argv``)."""
-    parser = _Parser(prog="mjlens", description="Score a mahjong hand from a photo or from its notation.")
+    parser = _Parser(prog="mjlens", description=msg("Score a mahjong hand from a photo or from its notation."))
     parser.argv = tuple(argv or ())
-    parser.add_argument("--version", action=_Version, nargs=0, help="print the version and exit")
+    parser.add_argument("--version", action=_Version, nargs=0, help=msg("print the version and exit"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     for name in commands_for(argv):
         importlib.import_module(f"mjlens.api.cli.commands.{name}").register(sub)
-    for child in sub.choices.values():  # a sub-command's complaint reads --lang from the same words
+    for child in _children(parser):  # a sub-command's complaint and help read --lang from the same words
         child.argv = parser.argv
     return parser
+
+
+def _children(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """Every parser under ``parser``: its sub-commands, and theirs (``profile create``)."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return [p for sub in subs for child in sub.choices.values() for p in (child, *_children(child))]
 
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(argv)
     args = parser.parse_args(argv)
+    lang = getattr(args, "lang", DEFAULT_LANG)
     try:
         return int(args.run(args) or 0)
     except UsageError as err:
-        print(f"mjlens {args.command}: {say(err.args[0] if err.args else str(err), getattr(args, 'lang', 'en'))}",
-              file=sys.stderr)
+        print(f"mjlens {args.command}: {say(err.args[0] if err.args else str(err), lang)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
-        print("mjlens: interrupted", file=sys.stderr)
+        print("mjlens: " + say(msg("interrupted"), lang), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return EXIT_OK
     except Exception as err:  # the last line of defence: an internal error, said in one line
-        print(f"mjlens {args.command}: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        said = say(msg("internal error: {kind}: {error}", kind=type(err).__name__, error=str(err)), lang)
+        print(f"mjlens {args.command}: {said}", file=sys.stderr)
         return EXIT_INTERNAL
 
 

@@ -15,6 +15,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator, model_validator
 
+from mjlens.i18n import msg
+from mjlens.i18n.os_errors import os_reason
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 
 from .outputs import json_text
@@ -56,7 +58,7 @@ class CorrectedTile(BaseModel):
     @classmethod
     def _known_code(cls, code: str) -> str:
         if code not in DETECTOR_CLASSES:
-            raise ValueError(f"{code!r} is not a detector class (CONVENTIONS §1)")
+            raise ValueError(msg("{code} is not a detector class (CONVENTIONS §1)", code=repr(code)))
         return code
 
     @field_validator("box")
@@ -64,7 +66,7 @@ class CorrectedTile(BaseModel):
     def _proper_box(cls, box: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
         x1, y1, x2, y2 = box
         if not all(math.isfinite(v) for v in box) or x2 <= x1 or y2 <= y1:
-            raise ValueError(f"{list(box)} is not a box [x1, y1, x2, y2] with x1 < x2 and y1 < y2")
+            raise ValueError(msg("{box} is not a box [x1, y1, x2, y2] with x1 < x2 and y1 < y2", box=str(list(box))))
         return box
 
 
@@ -83,7 +85,8 @@ class Correction(BaseModel):
     def _a_photo_of_the_images_folder(self) -> Correction:
         name = self.image.removeprefix(IMAGES_PREFIX)
         if not self.image.startswith(IMAGES_PREFIX) or not name or "/" in name or name in (".", ".."):
-            raise ValueError(f"image {self.image!r} is not images/NAME, a photo of the output folder")
+            raise ValueError(msg("image {image} is not images/NAME, a photo of the output folder",
+                                 image=repr(self.image)))
         return self
 
     @property
@@ -100,10 +103,13 @@ _CORRECTIONS = TypeAdapter(list[Correction])
 
 
 def _reason(err: ValidationError) -> str:
-    """The first thing wrong, where it is: ``tiles.2.code: '9x' is not a detector class``."""
+    """The first thing wrong, where it is: ``tiles.2.code: '9x' is not a detector class``; a check of this module
+    says it in its own (catalogued) words, pydantic's own checks as pydantic says them."""
     first = err.errors()[0]
     where = ".".join(str(part) for part in first["loc"])
-    return f"{where}: {first['msg'].removeprefix('Value error, ')}" if where else first["msg"]
+    error = first.get("ctx", {}).get("error")
+    reason = error.args[0] if isinstance(error, ValueError) and error.args else first["msg"]
+    return msg("{where}: {reason}", where=where, reason=reason) if where else reason
 
 
 def parse_corrections(value: Any) -> list[Correction]:
@@ -123,7 +129,8 @@ def read_corrections(path: Path) -> dict[str, Correction]:
     except FileNotFoundError:
         return {}
     except OSError as err:
-        raise CorrectionError("bad_corrections", f"cannot read {path}: {err.strerror}") from None
+        raise CorrectionError("bad_corrections", msg("cannot read {path}: {reason}", path=str(path),
+                                                     reason=os_reason(err))) from None
     corrections = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -132,7 +139,8 @@ def read_corrections(path: Path) -> dict[str, Correction]:
             corrections.append(Correction.model_validate(json.loads(line)))
         except ValueError as err:  # JSON that is no JSON, or a line that is no correction
             reason = _reason(err) if isinstance(err, ValidationError) else str(err)
-            raise CorrectionError("bad_corrections", f"{path}:{number}: {reason}") from None
+            raise CorrectionError("bad_corrections", msg("{path}:{line}: {reason}", path=str(path), line=number,
+                                                         reason=reason)) from None
     _refuse_twice([c.image for c in corrections], path)
     return {c.image_name: c for c in corrections}
 
@@ -141,7 +149,9 @@ def _refuse_twice(images: list[str], path: Path | None = None) -> None:
     seen: set[str] = set()
     for image in images:
         if image in seen:
-            raise CorrectionError("bad_corrections", f"{f'{path}: ' if path else ''}{image} is corrected twice")
+            twice = msg("{image} is corrected twice", image=image)
+            raise CorrectionError("bad_corrections", msg("{path}: {message}", path=str(path), message=twice)
+                                  if path else twice)
         seen.add(image)
 
 

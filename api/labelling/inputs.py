@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from mjlens.i18n import msg
+from mjlens.i18n.os_errors import os_reason
 from mjlens.vision.runtime.decode import MAX_BYTES, ImageError
 
 from .outputs import Failure
@@ -70,7 +72,7 @@ def find_photos(folder: Path, exclude: Path | None = None, follow_links: bool = 
         real = Path(os.path.realpath(path))
         if not follow_links and not _inside(real, root):
             skipped.append(Failure(relative, "link_outside_input",
-                                   "a symbolic link to a file outside the input folder (--follow-links reads it)"))
+                                   msg("a symbolic link to a file outside the input folder (--follow-links reads it)")))
         elif not (excluded and _inside(real, excluded)):
             found.append((path, relative))
     photos, renamed, collisions = _name_outputs(found)
@@ -84,7 +86,8 @@ def _walk(folder: Path, excluded: Path | None, follow_links: bool, skipped: list
 
     def unreadable(err: OSError) -> None:
         where = Path(err.filename).relative_to(folder).as_posix() if err.filename else "."
-        skipped.append(Failure(where, "cannot_read", f"a folder that cannot be listed: {err.strerror or err}"))
+        skipped.append(Failure(where, "cannot_read", msg("a folder that cannot be listed: {reason}",
+                                                         reason=os_reason(err))))
 
     for dirpath, dirnames, filenames in os.walk(folder, onerror=unreadable, followlinks=follow_links):
         here = Path(dirpath)
@@ -98,10 +101,11 @@ def _walk(folder: Path, excluded: Path | None, follow_links: bool, skipped: list
             path = here / name
             if path.is_symlink() and not follow_links:
                 skipped.append(Failure(path.relative_to(folder).as_posix(), "linked_folder",
-                                       "a symbolic link to a folder, not entered (--follow-links enters it)"))
+                                       msg("a symbolic link to a folder, not entered (--follow-links enters it)")))
             elif _photo_name(name) and not (excluded and _inside(Path(os.path.realpath(path)), excluded)):
                 skipped.append(Failure(path.relative_to(folder).as_posix(), "not_a_file",
-                                       "a folder named like a photo: not a photo (the photos in it are labelled)"))
+                                       msg("a folder named like a photo: not a photo (the photos in it are "
+                                           "labelled)")))
         for name in sorted(filenames):
             path = here / name
             if not _photo_name(name):
@@ -110,10 +114,10 @@ def _walk(folder: Path, excluded: Path | None, follow_links: bool, skipped: list
                 yield path
             elif path.is_symlink() and not path.exists():
                 skipped.append(Failure(path.relative_to(folder).as_posix(), "dangling_link",
-                                       "a symbolic link to nothing (its target is missing)"))
+                                       msg("a symbolic link to nothing (its target is missing)")))
             else:  # a FIFO, a socket, a device, or a link to one
                 skipped.append(Failure(path.relative_to(folder).as_posix(), "not_a_file",
-                                       "not a regular file (a pipe, socket or device), so not read"))
+                                       msg("not a regular file (a pipe, socket or device), so not read")))
 
 
 def _photo_name(name: str) -> bool:
@@ -136,13 +140,14 @@ def _name_outputs(found: list[tuple[Path, str]]) -> tuple[list[Photo], list[Rena
         plain = "__".join(Path(relative).with_suffix("").parts)
         key, reason = plain, ""
         if len(os.fsencode(plain)) > KEY_MAX_BYTES:
-            key, reason = _with_digest(plain, relative), "the name is too long for an output file name"
+            key, reason = _with_digest(plain, relative), msg("the name is too long for an output file name")
         elif plain.casefold() in taken:
             key = _with_digest(plain, relative)
-            reason = f"its output name {plain} is taken by {taken[plain.casefold()]}"
+            reason = msg("its output name {key} is taken by {other}", key=plain, other=taken[plain.casefold()])
         if key.casefold() in taken:  # only a name crafted to look like a digest gets here: skip, never overwrite
             collisions.append(Failure(relative, "name_collision",
-                                      f"its output name {key} is taken by {taken[key.casefold()]}; rename one"))
+                                      msg("its output name {key} is taken by {other}; rename one", key=key,
+                                          other=taken[key.casefold()])))
             continue
         taken[key.casefold()] = relative
         photos.append(Photo(path, relative, key))
@@ -184,14 +189,14 @@ def open_photo(photo: Photo, root: Path, follow_links: bool) -> int:
     if not follow_links:
         real = Path(os.path.realpath(path))
         if not _inside(real, Path(os.path.realpath(root))):
-            raise PhotoRefused("link_outside_input", "the file is now a symbolic link out of the input folder")
+            raise PhotoRefused("link_outside_input", msg("the file is now a symbolic link out of the input folder"))
         path = real
     flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
     fd = os.open(path, flags | (0 if follow_links else getattr(os, "O_NOFOLLOW", 0)))
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise PhotoRefused("not_a_file", "the file is not a regular file")
+            raise PhotoRefused("not_a_file", msg("the file is not a regular file"))
         if info.st_size > MAX_BYTES:
             raise ImageError("image_too_large", f"the file is {info.st_size / 2**20:.1f} MiB; the limit is "
                                                 f"{MAX_BYTES / 2**20:.0f} MiB")

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mjlens.i18n import msg
+
 try:  # Linux's clone ioctl: the copy shares the original's blocks on btrfs, XFS and others, at no cost
     import fcntl
 
@@ -70,7 +72,8 @@ def exclusive_run(out: OutputFolder) -> Iterator[None]:
             try:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                raise FolderInUse(f"another mjlens label run is writing into {out.root}") from None
+                raise FolderInUse(msg("another mjlens label run is writing into {folder}", folder=str(out.root))
+                                  ) from None
         for folder in (out.recognitions, out.images):
             for stale in folder.glob(".*.part"):
                 with contextlib.suppress(OSError):

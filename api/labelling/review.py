@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mjlens.i18n import msg
+
 from .corrections import CORRECTIONS_FILE, Correction, CorrectionError, corrected, corrections_text
 from .labels import coco, data_yaml, review_html, split_lists, yolo_lines
 from .outputs import FAILED_LIST, Failure, OutputFolder, json_text, write_atomic
@@ -37,8 +39,10 @@ def corrected_photos(labelled: Sequence[tuple[Any, dict[str, Any]]], corrections
     for photo, rec in labelled:
         correction = corrections.get(photo.image_name)
         if correction is not None and (correction.width, correction.height) != (rec["width"], rec["height"]):
-            raise CorrectionError("unknown_photo", f"{correction.image} is corrected at {correction.width}x"
-                                                   f"{correction.height} but read at {rec['width']}x{rec['height']}")
+            raise CorrectionError("unknown_photo", msg(
+                "{image} is corrected at {width}x{height} but read at {read_width}x{read_height}",
+                image=correction.image, width=correction.width, height=correction.height, read_width=rec["width"],
+                read_height=rec["height"]))
         out.append((photo, corrected(rec, correction)))
     return out
 
@@ -48,8 +52,9 @@ def check_corrections(labelled: Sequence[tuple[Any, dict[str, Any]]], correction
     names = {photo.image_name for photo, _ in labelled}
     unknown = sorted(name for name in corrections if name not in names)
     if unknown:
-        raise CorrectionError("unknown_photo", f"the output folder holds no labelled photo images/{unknown[0]}"
-                                               + (f" (and {len(unknown) - 1} more)" if len(unknown) > 1 else ""))
+        none = msg("the output folder holds no labelled photo images/{name}", name=unknown[0])
+        raise CorrectionError("unknown_photo", msg("{message} (and {count} more)", message=none,
+                                                   count=len(unknown) - 1) if len(unknown) > 1 else none)
     corrected_photos(labelled, corrections)
 
 

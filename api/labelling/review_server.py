@@ -25,6 +25,8 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from mjlens.api.service.errors import short_message
+from mjlens.i18n import msg, say
+from mjlens.i18n.os_errors import os_reason
 
 from .corrections import CORRECTIONS_FILE, CorrectionError, parse_corrections, read_corrections
 from .labels import SPLIT_FILES, review_html
@@ -85,13 +87,15 @@ class ReviewError(Exception):
 def check_folder(out: OutputFolder) -> None:
     """An output folder of ``mjlens label``, with photos to review; a ``ReviewError`` says what is not."""
     if not out.root.is_dir():
-        raise ReviewError(HTTPStatus.NOT_FOUND, "not_a_folder", f"{out.root} is not a folder")
+        raise ReviewError(HTTPStatus.NOT_FOUND, "not_a_folder", msg("{folder} is not a folder", folder=str(out.root)))
     if not out.recognitions.is_dir() or not out.images.is_dir():
         raise ReviewError(HTTPStatus.NOT_FOUND, "not_labelled",
-                          f"{out.root} is not an output folder of mjlens label (no recognitions/ and images/)")
+                          msg("{folder} is not an output folder of mjlens label (no recognitions/ and images/)",
+                              folder=str(out.root)))
     if not formats_in(out):
-        raise ReviewError(HTTPStatus.NOT_FOUND, "not_labelled", f"{out.root} holds no labels (data.yaml or "
-                                                                "annotations.json): run mjlens label into it first")
+        raise ReviewError(HTTPStatus.NOT_FOUND, "not_labelled",
+                          msg("{folder} holds no labels (data.yaml or annotations.json): run mjlens label into it "
+                              "first", folder=str(out.root)))
 
 
 def _error_body(code: str, message: str) -> bytes:
@@ -120,7 +124,7 @@ class _Handler(BaseHTTPRequestHandler):
             body = _error_body(err.code, err.message)
         except OSError as err:  # a save that cannot be written: said, and the page keeps its corrections
             status, kind = HTTPStatus.INTERNAL_SERVER_ERROR, "application/json"
-            body = _error_body("cannot_write", f"{err.filename or 'the output folder'}: {err.strerror or err}")
+            body = _error_body("cannot_write", f"{err.filename or 'the output folder'}: {os_reason(err)}")
         except Exception as err:  # a bug: answered in the same shape, its traceback on the command's stderr
             traceback.print_exc(file=sys.stderr)
             status, kind = HTTPStatus.INTERNAL_SERVER_ERROR, "application/json"
@@ -150,7 +154,7 @@ class _Handler(BaseHTTPRequestHandler):
             try:
                 return HTTPStatus.OK, kind, (review.out.images / name).read_bytes()
             except OSError as err:
-                raise ReviewError(HTTPStatus.NOT_FOUND, "cannot_read", f"images/{name}: {err.strerror}") from None
+                raise ReviewError(HTTPStatus.NOT_FOUND, "cannot_read", f"images/{name}: {os_reason(err)}") from None
         raise ReviewError(HTTPStatus.NOT_FOUND, "not_found", f"{path} is not a page of the review")
 
     def _post(self, path: str) -> tuple[HTTPStatus, str, bytes]:
@@ -256,29 +260,30 @@ def run_review(args) -> int:
     from mjlens.api.cli.main import EXIT_OK, UsageError
 
     if args.folder is not None or args.out is not None:
-        raise UsageError("--review serves an output folder alone: give no photo folder or --out with it")
+        raise UsageError(msg("--review serves an output folder alone: give no photo folder or --out with it"))
     if not 0 <= args.port <= 65535:
-        raise UsageError("--port must be between 0 and 65535")
+        raise UsageError(msg("--port must be between 0 and 65535"))
     if not 0.0 <= args.review_conf <= 1.0:
-        raise UsageError("--review-conf must be between 0 and 1")
+        raise UsageError(msg("--review-conf must be between 0 and 1"))
     out = OutputFolder(Path(args.review).absolute())
     try:
         check_folder(out)
         read_corrections(out.root / CORRECTIONS_FILE)  # a damaged file said now, not at the first load
     except ReviewError as err:
-        raise UsageError(f"{err.code}: {err.message}") from None
+        raise UsageError(msg("{code}: {message}", code=err.code, message=err.message)) from None
     except CorrectionError as err:
-        raise UsageError(f"{err.code}: {err.message} (correct it, or move it away to start afresh)") from None
+        raise UsageError(msg("{code}: {message} (correct it, or move it away to start afresh)", code=err.code,
+                             message=err.message)) from None
     try:
         server = ReviewServer(Review(out, args.review_conf, secrets.token_urlsafe(24)), args.port)
     except OSError as err:
-        raise UsageError(f"cannot serve on {HOST}:{args.port}: {err.strerror} (give another port with --port, or "
-                         "leave it out for a free one)") from None
-    print(f"mjlens label: reviewing {args.review} at {server.url} (saves write into the folder; Ctrl-C stops)",
-          file=sys.stderr)
+        raise UsageError(msg("cannot serve on {host}:{port}: {reason} (give another port with --port, or leave it "
+                             "out for a free one)", host=HOST, port=args.port, reason=os_reason(err))) from None
+    print("mjlens label: " + say(msg("reviewing {folder} at {url} (saves write into the folder; Ctrl-C stops)",
+                                     folder=str(args.review), url=server.url), args.lang), file=sys.stderr)
     with server:
         try:
             server.serve_forever()
         except KeyboardInterrupt:
-            print("mjlens label: review stopped", file=sys.stderr)
+            print("mjlens label: " + say(msg("review stopped"), args.lang), file=sys.stderr)
     return EXIT_OK

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from mjlens.i18n import msg
+from mjlens.i18n.os_errors import os_reason
 from mjlens.vision.runtime.decode import MAX_BYTES, ImageError
 
 from .inputs import Photo, PhotoRefused, open_photo
@@ -76,7 +78,7 @@ def label_photo(recognizer: TileRecognizer, photo: Photo, settings: LabelSetting
     except (ImageError, PhotoRefused) as err:
         return failed(err.code, err.message)
     except OSError as err:
-        return failed("cannot_read", err.strerror or str(err))
+        return failed("cannot_read", os_reason(err))
     try:
         try:
             with os.fdopen(fd, "rb", closefd=False) as handle:
@@ -85,13 +87,13 @@ def label_photo(recognizer: TileRecognizer, photo: Photo, settings: LabelSetting
         except ImageError as err:
             return failed(err.code, err.message)
         except OSError as err:
-            return failed("cannot_read", err.strerror or str(err))
+            return failed("cannot_read", os_reason(err))
         try:
             link_to = Path(os.path.realpath(photo.source)) if settings.link else None
             store_image(fd, data, out.images / photo.image_name, link_to=link_to)
             write_atomic(out.recognitions / f"{photo.key}.json", json_text(recognition))
         except OSError as err:
-            return failed("cannot_write", f"{out.root}: {err.strerror or err}")
+            return failed("cannot_write", msg("{path}: {message}", path=str(out.root), message=os_reason(err)))
     except Exception as err:  # a fault on one photo is reported with it; the run goes on
         return failed("internal_error", f"{type(err).__name__}: {err}")
     finally:

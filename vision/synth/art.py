@@ -13,6 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from mjlens.i18n import msg
 from mjlens.scoring.tiles import ALL_CODES, BONUS_CODES
 
 #: Sets worth drawing from, with the weight of each: the four closest to real Chinese/HK tiles dominate. Sets
@@ -54,7 +55,8 @@ SET_GROUPS = ("general", "held-out")
 def sets_of_group(root: Path, group: str) -> list[str]:
     """The sets under ``root`` in ``group`` (``SET_GROUPS``), sorted."""
     if group not in SET_GROUPS:
-        raise ArtError(f"unknown group of sets {group!r}: one of {', '.join(SET_GROUPS)}")
+        raise ArtError(msg("unknown group of sets {group}: one of {groups}", group=repr(group),
+                           groups=", ".join(SET_GROUPS)))
     found = sorted(p.parent.name for p in Path(root).glob("*/1m.png"))
     return [name for name in found if (name in HELD_OUT_SETS) == (group == "held-out")]
 
@@ -98,7 +100,7 @@ class ArtBank:
     def __init__(self, root: Path, sets: list[str] | None = None, even: bool = False):
         root = Path(root)
         if not root.is_dir():
-            raise ArtError(f"tile art folder not found: {root}")
+            raise ArtError(msg("tile art folder not found: {folder}", folder=str(root)))
         self.faces: dict[str, dict[str, np.ndarray]] = {}
         for name in sets or list(SET_WEIGHTS):
             folder = root / name
@@ -112,7 +114,8 @@ class ArtBank:
             if faces:
                 self.faces[name] = faces
         if not self.faces:
-            raise ArtError(f"no tile art set found under {root} (expected folders such as xmj_real/ with 1m.png ...)")
+            raise ArtError(msg("no tile art set found under {folder} (expected folders such as xmj_real/ with 1m.png "
+                               "...)", folder=str(root)))
         self.names = sorted(self.faces)
         weights = np.ones(len(self.names)) if even else np.array([SET_WEIGHTS.get(n, 0.3) for n in self.names])
         self.weights = weights / weights.sum()
@@ -132,13 +135,13 @@ class ArtBank:
         for name in (*FALLBACK, *self.names):
             if name in self.faces and code in self.faces[name]:
                 return self.faces[name][code]
-        raise ArtError(f"no tile art for {code}")
+        raise ArtError(msg("no tile art for {code}", code=code))
 
 
 def _load_face(path: Path, crop: float) -> np.ndarray:
     img = cv2.imread(str(path), cv2.IMREAD_UNCHANGED)
     if img is None:
-        raise ArtError(f"cannot read {path}")
+        raise ArtError(msg("cannot read {path}", path=str(path)))
     if img.ndim == 2:
         img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGRA)
     if img.shape[2] == 3:

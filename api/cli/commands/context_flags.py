@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from mjlens.i18n import msg
+from mjlens.i18n.os_errors import os_reason
 from mjlens.scoring.engine import RULE_SYSTEMS
 from mjlens.scoring.hand import Context, context_from_json
 
@@ -15,26 +16,26 @@ from ..main import UsageError
 
 #: flag -> (context key, help). Boolean flags set the key to true.
 BOOLEAN_FLAGS = {
-    "--self-drawn": ("self_drawn", "won by self-draw (自摸)"),
-    "--last-tile": ("last_tile", "won on the last tile of the wall (海底)"),
-    "--kong": ("kong_replacement", "won on a kong replacement tile (槓上開花)"),
-    "--robbing-kong": ("robbing_kong", "won by robbing a kong (搶槓)"),
-    "--last-of-kind": ("last_of_kind", "the winning tile was the last of its kind (絕張)"),
-    "--heavenly": ("heavenly", "heavenly hand (天胡)"),
-    "--earthly": ("earthly", "earthly hand (地胡)"),
-    "--human": ("human", "human hand (人胡)"),
+    "--self-drawn": ("self_drawn", msg("won by self-draw (自摸)")),
+    "--last-tile": ("last_tile", msg("won on the last tile of the wall (海底)")),
+    "--kong": ("kong_replacement", msg("won on a kong replacement tile (槓上開花)")),
+    "--robbing-kong": ("robbing_kong", msg("won by robbing a kong (搶槓)")),
+    "--last-of-kind": ("last_of_kind", msg("the winning tile was the last of its kind (絕張)")),
+    "--heavenly": ("heavenly", msg("heavenly hand (天胡)")),
+    "--earthly": ("earthly", msg("earthly hand (地胡)")),
+    "--human": ("human", msg("human hand (人胡)")),
 }
 
 #: Riichi's boolean context flags (CONVENTIONS §2).
 RIICHI_FLAGS = {
-    "--riichi": ("riichi", "riichi declared (立直)"),
-    "--double-riichi": ("double_riichi", "riichi declared on the first turn (ダブル立直)"),
-    "--ippatsu": ("ippatsu", "won within one turn of riichi (一発)"),
+    "--riichi": ("riichi", msg("riichi declared (立直)")),
+    "--double-riichi": ("double_riichi", msg("riichi declared on the first turn (ダブル立直)")),
+    "--ippatsu": ("ippatsu", msg("won within one turn of riichi (一発)")),
 }
 #: Riichi's indicator flags: tiles as notation, commas allowed (``--dora 3m,5p``).
 RIICHI_INDICATOR_FLAGS = {
-    "--dora": ("dora_indicators", "dora indicators (ドラ表示牌), e.g. 3m,5p"),
-    "--ura": ("ura_indicators", "ura dora indicators (裏ドラ表示牌) of a riichi win, e.g. 7s"),
+    "--dora": ("dora_indicators", msg("dora indicators (ドラ表示牌), e.g. 3m,5p")),
+    "--ura": ("ura_indicators", msg("ura dora indicators (裏ドラ表示牌) of a riichi win, e.g. 7s")),
 }
 
 #: The rule systems that take a house-rule file, each in its own shape (docs/rules/<system>.md).
@@ -43,51 +44,56 @@ HOUSE_RULE_SYSTEMS = ("mcr", "taiwan", "cantonese")
 
 def add_rules_flag(parser) -> None:
     parser.add_argument("--rules", default="mcr", metavar="RULES", type=str.lower,
-                        help=f"rule system: {', '.join(RULE_SYSTEMS)} (default mcr; any case)")
+                        help=msg("rule system: {systems} (default mcr; any case)", systems=", ".join(RULE_SYSTEMS)))
 
 
 def add_hand_source(parser, example: str, result: str) -> None:
     """Where a command's hand comes from: compact notation, one Hand JSON (``--hand-json``) or one per line
     (``--jsonl``, one ``result`` JSON per output line)."""
-    parser.add_argument("hand", nargs="?", help=f"the hand in compact notation, e.g. '{example}'")
+    parser.add_argument("hand", nargs="?", help=msg("the hand in compact notation, e.g. '{example}'", example=example))
     source = parser.add_mutually_exclusive_group()
-    source.add_argument("--hand-json", metavar="FILE", help="read one Hand JSON from FILE (- for stdin)")
+    source.add_argument("--hand-json", metavar="FILE", help=msg("read one Hand JSON from FILE (- for stdin)"))
     source.add_argument("--jsonl", metavar="FILE",
-                        help=f"one Hand JSON per line of FILE (- for stdin); one {result} JSON per output line")
+                        help=msg("one Hand JSON per line of FILE (- for stdin); one {result} JSON per output line",
+                                 result=result))
 
 
 def add_context_flags(parser) -> None:
-    group = parser.add_argument_group("win context")
+    group = parser.add_argument_group(msg("win context"))
     for flag, (key, text) in BOOLEAN_FLAGS.items():
         group.add_argument(flag, dest=f"ctx_{key}", action="store_true", help=text)
-    group.add_argument("--seat", dest="ctx_seat_wind", choices="ESWN", help="seat wind (default E)")
-    group.add_argument("--round", dest="ctx_round_wind", choices="ESWN", help="round wind (default E)")
+    group.add_argument("--seat", dest="ctx_seat_wind", choices="ESWN", help=msg("seat wind (default E)"))
+    group.add_argument("--round", dest="ctx_round_wind", choices="ESWN", help=msg("round wind (default E)"))
     dealer = group.add_mutually_exclusive_group()
     dealer.add_argument("--dealer", dest="ctx_dealer", action="store_true", default=None,
-                        help="the winner is dealer (default: when seated East)")
+                        help=msg("the winner is dealer (default: when seated East)"))
     dealer.add_argument("--not-dealer", dest="ctx_dealer", action="store_false",
-                        help="the winner is not dealer (default: when not seated East)")
-    group.add_argument("--streak", dest="ctx_dealer_streak", type=int, metavar="N", help="dealer streak (連莊)")
+                        help=msg("the winner is not dealer (default: when not seated East)"))
+    group.add_argument("--streak", dest="ctx_dealer_streak", type=int, metavar="N",
+                       help=msg("dealer streak (連莊)"))
     group.add_argument("--ready", dest="ctx_declared_ready", action="store_true", default=None,
-                       help="declared ready (聽牌)")
-    riichi = parser.add_argument_group("riichi context (--rules riichi; other systems ignore it, with a warning)")
+                       help=msg("declared ready (聽牌)"))
+    riichi = parser.add_argument_group(msg("riichi context (--rules riichi; other systems ignore it, with a "
+                                           "warning)"))
     for flag, (key, text) in RIICHI_FLAGS.items():
         riichi.add_argument(flag, dest=f"ctx_{key}", action="store_true", help=text)
     for flag, (key, text) in RIICHI_INDICATOR_FLAGS.items():
         riichi.add_argument(flag, dest=f"indicators_{key}", metavar="TILES", help=text)
-    riichi.add_argument("--honba", dest="ctx_honba", type=int, metavar="N", help="honba sticks (本場), 300 each")
+    riichi.add_argument("--honba", dest="ctx_honba", type=int, metavar="N",
+                        help=msg("honba sticks (本場), 300 each"))
     riichi.add_argument("--sticks", dest="ctx_riichi_sticks", type=int, metavar="N",
-                        help="riichi sticks on the table (供託), 1000 each to the winner")
+                        help=msg("riichi sticks on the table (供託), 1000 each to the winner"))
 
 
 def add_option_flags(parser) -> None:
-    group = parser.add_argument_group("scoring options")
+    group = parser.add_argument_group(msg("scoring options"))
     group.add_argument("--house-rules", metavar="FILE",
-                       help="TOML file of house rules (values that replace defaults), in the shape that "
-                            "docs/rules/RULES.md gives for the rule system")
-    group.add_argument("--stakes", metavar="BASE/UNIT", help="Taiwan stakes 底/台值, e.g. 100/20 (--rules taiwan only)")
+                       help=msg("TOML file of house rules (values that replace defaults), in the shape that "
+                                "docs/rules/RULES.md gives for the rule system"))
+    group.add_argument("--stakes", metavar="BASE/UNIT",
+                       help=msg("Taiwan stakes 底/台值, e.g. 100/20 (--rules taiwan only)"))
     group.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                       help="a scoring option (repeatable); VALUE is read as JSON when it can be")
+                       help=msg("a scoring option (repeatable); VALUE is read as JSON when it can be"))
 
 
 def context_from_args(args, base: Context | None = None) -> Context:
@@ -159,7 +165,8 @@ def _house_rules(path: str, rules: str) -> dict[str, Any]:
     try:
         table = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as err:
-        raise UsageError(msg("cannot read house rules {path}: {strerror}", path=path, strerror=err.strerror)) from None
+        raise UsageError(msg("cannot read house rules {path}: {strerror}", path=path, strerror=os_reason(err))
+                         ) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
         raise UsageError(msg("bad_option: house rules {path} are not valid TOML: {err}", path=path, err=err)) from None
     if rules in HOUSE_RULE_SYSTEMS:

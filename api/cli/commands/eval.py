@@ -5,50 +5,59 @@ from __future__ import annotations
 import json
 import sys
 
+from mjlens.i18n import msg, say, tr
+
+from ..lang import add_lang_flag
 from ..main import EXIT_OK, UsageError
 from .recognize import add_model_flags, load_recognizer
 
 SUMMARY = (
-    ("map50", "mAP50"), ("map50_95", "mAP50-95"), ("tile_accuracy", "tile accuracy"),
-    ("tile_precision", "tile precision"), ("exact_rate", "photos exactly right"),
-    ("hand_exact_rate", "photos of 13-18 tiles exactly right"),
-    ("hand_read_rate", "hands of 13-18 tiles read exactly (tiles the layout files apart not counted)"),
-    ("bonus_recall", "flower/season recall"),
+    ("map50", "mAP50"), ("map50_95", "mAP50-95"), ("tile_accuracy", msg("tile accuracy")),
+    ("tile_precision", msg("tile precision")), ("exact_rate", msg("photos exactly right")),
+    ("hand_exact_rate", msg("photos of 13-18 tiles exactly right")),
+    ("hand_read_rate", msg("hands of 13-18 tiles read exactly (tiles the layout files apart not counted)")),
+    ("bonus_recall", msg("flower/season recall")),
 )
+#: The per-class table's column headings.
+CLASS_COLUMNS = (msg("class"), msg("labels"), "AP50", "AP50-95", msg("precision"), msg("recall"))
 
 
 def register(sub) -> None:
     parser = sub.add_parser(
-        "eval", help="how well photos are read: a YOLO dataset, or photos labelled by their tiles",
-        description="Run the tile model over a YOLO dataset (data.yaml) and report mAP50, mAP50-95, tile accuracy, "
-                    "per-class precision and recall, the exact-photo rate and a confusion matrix. Given a truth file "
-                    "(TRUTH.json: per photo, the tiles it shows, row by row), score each photo as a player would: "
-                    "the tiles read against the tiles labelled, as multisets of codes.")
+        "eval", help=msg("how well photos are read: a YOLO dataset, or photos labelled by their tiles"),
+        description=msg("Run the tile model over a YOLO dataset (data.yaml) and report mAP50, mAP50-95, tile "
+                        "accuracy, per-class precision and recall, the exact-photo rate and a confusion matrix. Given "
+                        "a truth file (TRUTH.json: per photo, the tiles it shows, row by row), score each photo as a "
+                        "player would: the tiles read against the tiles labelled, as multisets of codes."))
     parser.add_argument("data", metavar="DATA_YAML|TRUTH_JSON",
-                        help="the dataset's data.yaml, or a truth file (.json) of photos labelled by their tiles")
+                        help=msg("the dataset's data.yaml, or a truth file (.json) of photos labelled by their tiles"))
     parser.add_argument("--images", metavar="DIR",
-                        help="with a truth file, the folder of its photos (default: images/ beside the truth file)")
-    parser.add_argument("--split", choices=("val", "test", "train"), default="val", help="which split (default val)")
-    parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
-    parser.add_argument("--confusion", metavar="PNG", help="also draw the confusion matrix into this PNG file")
+                        help=msg("with a truth file, the folder of its photos (default: images/ beside the truth "
+                                 "file)"))
+    parser.add_argument("--split", choices=("val", "test", "train"), default="val",
+                        help=msg("which split (default val)"))
+    parser.add_argument("--json", action="store_true", help=msg("print the metrics as JSON"))
+    parser.add_argument("--confusion", metavar="PNG", help=msg("also draw the confusion matrix into this PNG file"))
     parser.add_argument("--exclude", metavar="LIST",
-                        help="a file of image names (one per line) to leave out, e.g. photos with known label errors "
-                             "(datasets/hk-photos-label-errors.txt)")
+                        help=msg("a file of image names (one per line) to leave out, e.g. photos with known label "
+                                 "errors (datasets/hk-photos-label-errors.txt)"))
     parser.add_argument("--fixes", metavar="LIST",
-                        help="a file of label corrections (PHOTO LINE LABELLED SHOWN per line; SHOWN - drops a "
-                             "second label on one tile; PHOTO + SHOWN CX CY W H adds a tile left unlabelled) to apply "
-                             "first, e.g. labels checked by eye (datasets/hk-photos-label-fixes.txt)")
+                        help=msg("a file of label corrections (PHOTO LINE LABELLED SHOWN per line; SHOWN - drops a "
+                                 "second label on one tile; PHOTO + SHOWN CX CY W H adds a tile left unlabelled) to "
+                                 "apply first, e.g. labels checked by eye (datasets/hk-photos-label-fixes.txt)"))
     parser.add_argument("--sweep", action="store_true",
-                        help="instead, list the operating figures at a range of confidence thresholds; with the "
-                             "crop classifier, then at the best one the thresholds of flowers and seasons, then of "
-                             "face-down tiles; a threshold given (--conf, --bonus-conf, --back-conf) is held instead")
+                        help=msg("instead, list the operating figures at a range of confidence thresholds; with the "
+                                 "crop classifier, then at the best one the thresholds of flowers and seasons, then "
+                                 "of face-down tiles; a threshold given (--conf, --bonus-conf, --back-conf) is held "
+                                 "instead"))
     parser.add_argument("--ceiling", action="store_true",
-                        help="instead of running the model, score the labels as --fixes corrects them, every tile "
-                             "read with certainty, against the labels as given: the most any reader can score on "
-                             "the dataset's own labels")
+                        help=msg("instead of running the model, score the labels as --fixes corrects them, every "
+                                 "tile read with certainty, against the labels as given: the most any reader can "
+                                 "score on the dataset's own labels"))
     parser.add_argument("--turn", type=int, choices=(0, 1, 2, 3), default=0, metavar="K",
-                        help="read every photo turned K quarter turns clockwise, its labels with it: photos taken "
-                             "turned whose EXIF orientation was lost (default 0)")
+                        help=msg("read every photo turned K quarter turns clockwise, its labels with it: photos "
+                                 "taken turned whose EXIF orientation was lost (default 0)"))
+    add_lang_flag(parser)
     add_model_flags(parser)
     parser.set_defaults(run=run)
 
@@ -65,7 +74,8 @@ def run(args) -> int:
     if args.data.lower().endswith(".json"):
         return run_truth(args)
     if args.images:
-        raise UsageError("--images goes with a truth file (TRUTH.json); a YOLO dataset names its images in data.yaml")
+        raise UsageError(msg("--images goes with a truth file (TRUTH.json); a YOLO dataset names its images in "
+                             "data.yaml"))
     from mjlens.vision.evaluate import (
         EvalError,
         collect_samples,
@@ -76,13 +86,13 @@ def run(args) -> int:
     )
 
     if args.turn and (args.sweep or args.ceiling):
-        raise UsageError("--turn reads the photos turned for the figures of one reading; --sweep and --ceiling read "
-                         "them as they are")
+        raise UsageError(msg("--turn reads the photos turned for the figures of one reading; --sweep and --ceiling "
+                             "read them as they are"))
     try:
         args.excluded = read_exclusions(args.exclude) if args.exclude else set()
         args.label_fixes = read_fixes(args.fixes) if args.fixes else {}
     except EvalError as err:
-        raise UsageError(str(err)) from None
+        raise UsageError(err.args[0]) from None
     if args.ceiling:
         return run_ceiling(args)
     recognizer = load_recognizer(args)
@@ -96,7 +106,7 @@ def run(args) -> int:
         if args.confusion:
             write_confusion_png(report, args.confusion)
     except EvalError as err:
-        raise UsageError(str(err)) from None
+        raise UsageError(err.args[0]) from None
     reader = {"model": str(detector.path), "conf": detector.conf,
               "bonus_conf": getattr(detector, "bonus_conf", detector.conf),
               "back_conf": getattr(detector, "back_conf", detector.conf)}
@@ -107,7 +117,7 @@ def _emit(args, reader: dict, report: dict) -> int:
     report = {"data": args.data, "split": args.split, "turn": args.turn, **reader,
               "excluded": sorted(args.excluded),
               "label_fixes": sum(map(len, args.label_fixes.values())), **report}
-    return _show(args, report, print_report)
+    return _show(args, report, lambda shown: print_report(shown, args.lang))
 
 
 def _show(args, report: dict, print_table) -> int:
@@ -130,45 +140,54 @@ def run_truth(args) -> int:
     for flag, given in (("--sweep", args.sweep), ("--ceiling", args.ceiling), ("--confusion", args.confusion),
                         ("--exclude", args.exclude), ("--fixes", args.fixes), ("--turn", args.turn)):
         if given:
-            raise UsageError(f"{flag} goes with a YOLO dataset (data.yaml), not with a truth file")
+            raise UsageError(msg("{flag} goes with a YOLO dataset (data.yaml), not with a truth file", flag=flag))
     images = Path(args.images) if args.images else Path(args.data).parent / "images"
     try:
         truths = read_truth(args.data)
         if not images.is_dir():
-            raise EvalError(f"{images}: no such folder of photos (give it with --images)")
+            raise EvalError(msg("{images}: no such folder of photos (give it with --images)", images=str(images)))
         recognizer = load_recognizer(args)
         report = evaluate_truth(truths, images, recognizer.recognize_path)
     except EvalError as err:
-        raise UsageError(str(err)) from None
-    return _show(args, {"truth": args.data, "images": str(images), **report}, print_truth_report)
+        raise UsageError(err.args[0]) from None
+    return _show(args, {"truth": args.data, "images": str(images), **report},
+                 lambda shown: print_truth_report(shown, args.lang))
 
 
-def print_truth_report(report: dict) -> None:
+def print_truth_report(report: dict, lang: str = "en") -> None:
     from rich.console import Console
 
     def fig(value) -> str:
         return "-" if value is None else f"{value:.3f}"
 
-    console = Console(highlight=False, soft_wrap=True)
-    console.print(f"{report['truth']}: {report['photos']} photos ({report['photos_confident']} labelled with "
-                  f"confidence), {report['labelled']} labelled tiles, {report['read']} read")
-    console.print(f"  tiles right          {fig(report['tiles_right'])}")
-    console.print(f"  precision            {fig(report['precision'])}   (photos labelled with confidence)")
-    console.print(f"  photos exactly right {report['photos_exact']} of {report['photos_confident']}")
+    console = Console(highlight=False, soft_wrap=True, markup=False)
+    console.print(tr(lang, "{truth}: {photos} photos ({confident} labelled with confidence), {labelled} labelled "
+                           "tiles, {read} read", truth=report["truth"], photos=report["photos"],
+                     confident=report["photos_confident"], labelled=report["labelled"], read=report["read"]))
+    console.print(tr(lang, "  tiles right          {figure}", figure=fig(report["tiles_right"])))
+    console.print(tr(lang, "  precision            {figure}   (photos labelled with confidence)",
+                     figure=fig(report["precision"])))
+    console.print(tr(lang, "  photos exactly right {exact} of {photos}", exact=report["photos_exact"],
+                     photos=report["photos_confident"]))
     flowers, red = report["flowers"], report["red_fives"]
-    console.print(f"  flowers and seasons  {fig(flowers['right'])} of {flowers['labelled']}, precision "
-                  f"{fig(flowers['precision'])}")
-    console.print(f"  red fives read red   {fig(red['read_red'])} of {red['labelled']}; plain fives read red "
-                  f"{red['plain_read_red']}")
-    for key, name in (("most_missed", "most missed"), ("most_extra", "most read in excess")):
+    console.print(tr(lang, "  flowers and seasons  {figure} of {labelled}, precision {precision}",
+                     figure=fig(flowers["right"]), labelled=flowers["labelled"], precision=fig(flowers["precision"])))
+    console.print(tr(lang, "  red fives read red   {figure} of {labelled}; plain fives read red {plain}",
+                     figure=fig(red["read_red"]), labelled=red["labelled"], plain=red["plain_read_red"]))
+    for key, name in (("most_missed", msg("most missed")), ("most_extra", msg("most read in excess"))):
         if report[key]:
-            console.print(f"  {name}: " + ", ".join(f"{code} {n}" for code, n in report[key].items()))
+            console.print(f"  {say(name, lang)}: " + ", ".join(f"{code} {n}" for code, n in report[key].items()))
     for photo in report["per_photo"]:
         if not photo["exact"]:
-            console.print(f"  {photo['image']}: {photo['right']} of {photo['labelled']} right, {photo['read']} read"
-                          + ("" if photo["confident"] else " (labelled without confidence)")
-                          + "".join(f"; {what} " + " ".join(f"{c}x{n}" for c, n in photo[what].items())
-                                    for what in ("missed", "extra") if photo[what]))
+            line = tr(lang, "  {image}: {right} of {labelled} right, {read} read", image=photo["image"],
+                      right=photo["right"], labelled=photo["labelled"], read=photo["read"])
+            if not photo["confident"]:
+                line += tr(lang, " (labelled without confidence)")
+            for what, name in (("missed", msg("missed")), ("extra", msg("extra"))):
+                if photo[what]:
+                    line += f"{say('; ', lang)}{say(name, lang)} " + " ".join(f"{c}x{n}"
+                                                                             for c, n in photo[what].items())
+            console.print(line)
 
 
 def run_ceiling(args) -> int:
@@ -176,13 +195,14 @@ def run_ceiling(args) -> int:
     from mjlens.vision.evaluate import EvalError, ceiling_samples, evaluate_samples
 
     if not args.fixes:
-        raise UsageError("--ceiling needs --fixes: the corrected labels to read the photos by")
+        raise UsageError(msg("--ceiling needs --fixes: the corrected labels to read the photos by"))
     try:
         samples = ceiling_samples(args.data, args.label_fixes, args.split, exclude=args.excluded)
         report = evaluate_samples(samples)
     except EvalError as err:
-        raise UsageError(str(err)) from None
-    reader = {"model": f"the labels as {args.fixes} corrects them", "conf": 1.0, "bonus_conf": 1.0, "back_conf": 1.0}
+        raise UsageError(err.args[0]) from None
+    reader = {"model": msg("the labels as {fixes} corrects them", fixes=args.fixes), "conf": 1.0,
+              "bonus_conf": 1.0, "back_conf": 1.0}
     return _emit(args, reader, report)
 
 
@@ -209,9 +229,9 @@ def run_sweep(args, detector) -> int:
                     tables.append(sweep_thresholds(args.data, detector, settings, **scope))
                     held[key] = best_setting(tables[-1])[key]
     except EvalError as err:
-        raise UsageError(str(err)) from None
+        raise UsageError(err.args[0]) from None
     if not tables:
-        raise UsageError("nothing to sweep: every threshold of this model is given")
+        raise UsageError(msg("nothing to sweep: every threshold of this model is given"))
     if args.json:
         json.dump([row for table in tables for row in table], sys.stdout)
         sys.stdout.write("\n")
@@ -221,9 +241,10 @@ def run_sweep(args, detector) -> int:
         for row in table:
             print("  ".join(f"{'-' if row[c] is None else row[c]:>15}" for c in SWEEP_COLUMNS))
         best = best_setting(table)
-        print(f"best: conf {best['conf']}, bonus_conf {best['bonus_conf']}, back_conf {best['back_conf']}, "
-              f"merge_iou {best['merge_iou']} "
-              "(F1 among the rows within 1 point of the most photos exactly right)")
+        print(tr(args.lang, "best: conf {conf}, bonus_conf {bonus_conf}, back_conf {back_conf}, merge_iou "
+                            "{merge_iou} (F1 among the rows within 1 point of the most photos exactly right)",
+                 conf=best["conf"], bonus_conf=best["bonus_conf"], back_conf=best["back_conf"],
+                 merge_iou=best["merge_iou"]))
     return EXIT_OK
 
 
@@ -235,29 +256,39 @@ def _progress(quiet: bool):
     return lambda items: tqdm(items, desc="eval", unit="photo", file=sys.stderr)
 
 
-def print_report(report: dict) -> None:
+def print_report(report: dict, lang: str = "en") -> None:
     from rich.console import Console
     from rich.table import Table
 
-    console = Console(highlight=False, soft_wrap=True)
-    console.print(f"{report['data']} [{report['split']}]: {report['images']} photos, {report['labels']} labelled "
-                  f"tiles, {report['predictions']} predicted (model {report['model']}, conf {report['conf']}, flowers "
-                  f"{report['bonus_conf']}, backs {report['back_conf']})")
+    console = Console(highlight=False, soft_wrap=True, markup=False)
+    console.print(tr(lang, "{data} [{split}]: {images} photos, {labels} labelled tiles, {predictions} predicted "
+                           "(model {model}, conf {conf}, flowers {bonus_conf}, backs {back_conf})",
+                     data=report["data"], split=report["split"], images=report["images"], labels=report["labels"],
+                     predictions=report["predictions"], model=report["model"], conf=report["conf"],
+                     bonus_conf=report["bonus_conf"], back_conf=report["back_conf"]))
     if report.get("excluded"):
-        console.print(f"  left out: {len(report['excluded'])} photos listed in --exclude")
+        console.print(tr(lang, "  left out: {count} photos listed in --exclude", count=len(report["excluded"])))
     for key, name in SUMMARY:
         value = report[key]
-        console.print(f"  {name:<38} {'-' if value is None else f'{value:.4f}'}")
+        console.print(f"  {_padded(say(name, lang), 38)} {'-' if value is None else f'{value:.4f}'}")
     lost = report["tiles_lost"]
-    console.print(f"  tiles not read: {lost['misread']} kept as another code, {lost['no_box']} with no box, "
-                  f"{lost['dropped_read_right']} dropped though read right, {lost['dropped_read_wrong']} dropped "
-                  "and read wrong")
+    console.print(tr(lang, "  tiles not read: {misread} kept as another code, {no_box} with no box, {dropped_right} "
+                           "dropped though read right, {dropped_wrong} dropped and read wrong",
+                     misread=lost["misread"], no_box=lost["no_box"], dropped_right=lost["dropped_read_right"],
+                     dropped_wrong=lost["dropped_read_wrong"]))
     table = Table(show_header=True, header_style="bold")
-    for column in ("class", "labels", "AP50", "AP50-95", "precision", "recall"):
-        table.add_column(column, justify="left" if column == "class" else "right")
+    for n, column in enumerate(CLASS_COLUMNS):
+        table.add_column(say(column, lang), justify="left" if n == 0 else "right")
     for code, row in report["per_class"].items():
         if row["labels"] or row["predictions"]:
             table.add_row(code, str(row["labels"]),
                           *("-" if row[k] is None else f"{row[k]:.3f}" for k in ("ap50", "ap50_95", "precision",
                                                                                  "recall")))
     console.print(table)
+
+
+def _padded(text: str, width: int) -> str:
+    """``text`` padded to ``width`` columns of the terminal, where a Chinese character takes two."""
+    from rich.cells import cell_len
+
+    return text + " " * max(0, width - cell_len(text))

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mjlens.i18n import msg
+from mjlens.i18n.os_errors import os_reason
 from mjlens.scoring.advice import invalid
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import Hand
@@ -34,15 +35,16 @@ Question = Callable[[Hand | dict, str, dict[str, Any], Sighting], dict[str, Any]
 
 
 def add_flags(parser) -> None:
-    add_hand_source(parser, "123m456p78s11z [555z]", "result")
+    add_hand_source(parser, "123m456p78s11z [555z]", msg("result"))
     add_rules_flag(parser)
-    parser.add_argument("--json", action="store_true", help="print the result JSON instead of a table")
+    parser.add_argument("--json", action="store_true", help=msg("print the result JSON instead of a table"))
     add_lang_flag(parser)
-    table = parser.add_argument_group("what is in sight at the table")
+    table = parser.add_argument_group(msg("what is in sight at the table"))
     table.add_argument("--seen", metavar="TILES", action="append", default=[],
-                       help="tiles in sight besides the hand (other players' melds...), in notation, e.g. '[555z]19m'")
+                       help=msg("tiles in sight besides the hand (other players' melds...), in notation, e.g. "
+                                "'[555z]19m'"))
     table.add_argument("--discards", metavar="SEAT=TILES", action="append", default=[],
-                       help="one seat's discards in the order played, e.g. S=19m5z (repeatable: one per seat)")
+                       help=msg("one seat's discards in the order played, e.g. S=19m5z (repeatable: one per seat)"))
     add_context_flags(parser)
     add_option_flags(parser)
 
@@ -132,7 +134,8 @@ def _run_jsonl(args, question: Question, options: dict[str, Any], sighting: Sigh
         try:
             stream = open(args.jsonl, encoding="utf-8")  # noqa: SIM115 - closed below
         except OSError as err:
-            raise UsageError(msg("cannot read {jsonl}: {strerror}", jsonl=args.jsonl, strerror=err.strerror)) from None
+            raise UsageError(msg("cannot read {jsonl}: {strerror}", jsonl=args.jsonl, strerror=os_reason(err))
+                             ) from None
     try:
         for line in stream:
             if line.strip():

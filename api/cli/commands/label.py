@@ -22,7 +22,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mjlens.api.labelling.outputs import FAILED_LIST
+from mjlens.i18n import Message, msg, say
+from mjlens.i18n.os_errors import os_reason
 
+from ..lang import add_lang_flag
 from ..main import EXIT_BAD_INPUT, EXIT_OK, UsageError
 from .recognize import add_model_flags, check_model_flags
 
@@ -34,35 +37,41 @@ DEFAULT_LOCAL_WORKERS = 2
 
 
 def register(sub) -> None:
-    parser = sub.add_parser("label", help="batch-label a folder of photos (YOLO or COCO) with a review page",
-                            description="Recognize every photo under DIR and write labels in the detector's 43-class "
-                                        "order to --out, with review.html to correct them. Re-running skips "
-                                        "photos already labelled; Ctrl-C stops after the photos in flight and "
-                                        "keeps what is done. --review DIR serves an output folder's review page "
-                                        "on this machine, saving corrections straight into the folder.")
-    parser.add_argument("folder", metavar="DIR", nargs="?", help="folder of photos (searched recursively)")
-    parser.add_argument("--out", metavar="DIR", help="output folder")
+    parser = sub.add_parser("label", help=msg("batch-label a folder of photos (YOLO or COCO) with a review page"),
+                            description=msg("Recognize every photo under DIR and write labels in the detector's "
+                                            "43-class order to --out, with review.html to correct them. Re-running "
+                                            "skips photos already labelled; Ctrl-C stops after the photos in flight "
+                                            "and keeps what is done. --review DIR serves an output folder's review "
+                                            "page on this machine, saving corrections straight into the folder."))
+    parser.add_argument("folder", metavar="DIR", nargs="?", help=msg("folder of photos (searched recursively)"))
+    parser.add_argument("--out", metavar="DIR", help=msg("output folder"))
     parser.add_argument("--review", metavar="DIR", type=Path,
-                        help="serve the review page of the output folder DIR at http://127.0.0.1:PORT/, each save "
-                             "written into DIR (labels, corrections.jsonl, review.html); Ctrl-C stops")
+                        help=msg("serve the review page of the output folder DIR at http://127.0.0.1:PORT/, each save "
+                                 "written into DIR (labels, corrections.jsonl, review.html); Ctrl-C stops"))
     parser.add_argument("--port", type=int, default=0, metavar="PORT",
-                        help="with --review, the port to serve on (default: a free one)")
-    parser.add_argument("--format", choices=("yolo", "coco"), default="yolo", help="label format (default yolo)")
+                        help=msg("with --review, the port to serve on (default: a free one)"))
+    parser.add_argument("--format", choices=("yolo", "coco"), default="yolo",
+                        help=msg("label format (default yolo)"))
     parser.add_argument("--engine", choices=("local", "ray"), default="local",
-                        help="local: worker threads in this process (default); ray: Ray workers, on this machine or "
-                             "on the cluster at --address (needs the cluster extra: pip install 'mjlens[cluster]')")
-    parser.add_argument("--address", metavar="ADDR", help="with --engine ray, the Ray cluster to join (e.g. auto, or "
-                                                          "ray://head:10001); default: Ray on this machine alone")
+                        help=msg("local: worker threads in this process (default); ray: Ray workers, on this machine "
+                                 "or on the cluster at --address (needs the cluster extra: pip install "
+                                 "'mjlens[cluster]')"))
+    parser.add_argument("--address", metavar="ADDR",
+                        help=msg("with --engine ray, the Ray cluster to join (e.g. auto, or ray://head:10001); "
+                                 "default: Ray on this machine alone"))
     parser.add_argument("--workers", type=int, metavar="N",
-                        help=f"parallel workers (default {DEFAULT_LOCAL_WORKERS}; with --engine ray, one per CPU)")
+                        help=msg("parallel workers (default {workers}; with --engine ray, one per CPU)",
+                                 workers=DEFAULT_LOCAL_WORKERS))
     parser.add_argument("--review-conf", type=float, default=0.6, metavar="P",
-                        help="tiles below this confidence are flagged on the review page (default 0.6)")
-    parser.add_argument("--redo", action="store_true", help="label every photo again, ignoring earlier results")
+                        help=msg("tiles below this confidence are flagged on the review page (default 0.6)"))
+    parser.add_argument("--redo", action="store_true",
+                        help=msg("label every photo again, ignoring earlier results"))
     parser.add_argument("--follow-links", action="store_true",
-                        help="follow symbolic links wherever they lead (default: only links to files inside DIR)")
+                        help=msg("follow symbolic links wherever they lead (default: only links to files inside DIR)"))
     parser.add_argument("--link", action="store_true",
-                        help="hard-link the output photos to the originals instead of copying them (then editing one "
-                             "edits the other)")
+                        help=msg("hard-link the output photos to the originals instead of copying them (then editing "
+                                 "one edits the other)"))
+    add_lang_flag(parser)
     add_model_flags(parser)
     parser.set_defaults(run=run)
 
@@ -87,7 +96,7 @@ def load_checked(recipe, threads: int):
     except ModelError as err:
         raise UsageError(err.message) from None
     except ProfileError as err:
-        raise UsageError(f"--profile: {err.code}: {err.message}") from None
+        raise UsageError(msg("--profile: {code}: {message}", code=err.code, message=err.message)) from None
 
 
 def make_engine(args, settings) -> contextlib.AbstractContextManager:
@@ -100,7 +109,7 @@ def make_engine(args, settings) -> contextlib.AbstractContextManager:
         workers = args.workers or DEFAULT_LOCAL_WORKERS
         return contextlib.nullcontext(LocalEngine(load_checked(recipe, default_threads(workers)), settings, workers))
     if importlib.util.find_spec("ray") is None:
-        raise UsageError("--engine ray needs Ray: pip install 'mjlens[cluster]'")
+        raise UsageError(msg("--engine ray needs Ray: pip install 'mjlens[cluster]'"))
     from mjlens.api.labelling.ray_engine import RayEngine, RayOptions
 
     load_checked(recipe, 1)  # a bad model is said here, once, not by every worker of the cluster
@@ -116,34 +125,34 @@ def run(args) -> int:
 
         return run_review(args)
     if args.folder is None or args.out is None:
-        raise UsageError("give a folder of photos and --out DIR, or --review DIR")
+        raise UsageError(msg("give a folder of photos and --out DIR, or --review DIR"))
     folder, out = Path(args.folder), Path(args.out)
     check_arguments(args, folder, out)
     # absolute paths: a worker on another node (or in another folder) opens the same files
     folder_path, out_path = folder.absolute(), out.absolute()
     listing = find_photos(folder_path, exclude=out_path, follow_links=args.follow_links)
     if not listing.photos and not listing.skipped:
-        raise UsageError(f"no JPEG, PNG, WebP or HEIC photos under {folder}")
+        raise UsageError(msg("no JPEG, PNG, WebP or HEIC photos under {folder}", folder=str(folder)))
     for renamed in listing.renamed:
-        print(f"mjlens label: {_shown(renamed.relative)}: labelled as {_shown(renamed.key)} "
-              f"({_shown(renamed.reason)})", file=sys.stderr)
+        print("mjlens label: " + say(msg("{file}: labelled as {key} ({reason})", file=_shown(renamed.relative),
+                                         key=_shown(renamed.key), reason=_shown(renamed.reason)), args.lang),
+              file=sys.stderr)
     output = OutputFolder(out_path)
     try:
         for d in (output.recognitions, output.images) + ((output.labels,) if args.format == "yolo" else ()):
             d.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise UsageError(f"cannot create {out}: {err.strerror}") from None
+        raise UsageError(msg("cannot create {folder}: {reason}", folder=str(out), reason=os_reason(err))) from None
     try:
         with exclusive_run(output):
             return label_into(args, output, listing, folder_path)
     except FolderInUse as err:
-        raise UsageError(str(err)) from None
+        raise UsageError(err.args[0]) from None
 
 
 def label_into(args, output, listing, folder_path: Path) -> int:
     """Label what is not done yet into ``output``, then write the outputs and say what was done."""
     from mjlens.api.labelling.engines import stop_on_signals
-    from mjlens.api.labelling.labels import plural
     from mjlens.api.labelling.work import LabelSettings
 
     out = Path(args.out)
@@ -153,12 +162,12 @@ def label_into(args, output, listing, folder_path: Path) -> int:
     todo = [p for p in photos if args.redo or not is_done(output, p)]
     failures = list(listing.skipped)
     for failure in failures:
-        print(f"mjlens label: {_shown(failure.relative)}: {failure.code}: {failure.message}", file=sys.stderr)
+        print(_failure_line(failure, args.lang), file=sys.stderr)
     settings = LabelSettings(input_root=folder_path, out=output, follow_links=args.follow_links, link=args.link)
     outcomes: list[Outcome] = []
     stop = None
     if todo:
-        with make_engine(args, settings) as engine, _progress(len(todo)) as progress:
+        with make_engine(args, settings) as engine, _progress(len(todo), args.lang) as progress:
             task = progress.add_task("label", total=len(todo))
 
             def on_outcome(outcome: Outcome) -> None:
@@ -166,12 +175,12 @@ def label_into(args, output, listing, folder_path: Path) -> int:
                 progress.advance(task)
                 if outcome.failure:
                     failures.append(outcome.failure)
-                    progress.console.print(f"mjlens label: {_shown(outcome.failure.relative)}: "
-                                           f"{outcome.failure.code}: {outcome.failure.message}", soft_wrap=True)
+                    progress.console.print(_failure_line(outcome.failure, args.lang), soft_wrap=True)
 
             def on_stop() -> None:
-                progress.console.print("mjlens label: stopping: no more photos are started; what is done is kept "
-                                       "(Ctrl-C again stops at once)", soft_wrap=True)
+                progress.console.print("mjlens label: " + say(msg(
+                    "stopping: no more photos are started; what is done is kept (Ctrl-C again stops at once)"),
+                    args.lang), soft_wrap=True)
 
             with stop_on_signals(on_stop) as stop:
                 try:
@@ -185,18 +194,31 @@ def label_into(args, output, listing, folder_path: Path) -> int:
     reported = {o.photo.key for o in outcomes}
     unreported_done = 0 if args.redo else sum(1 for p in todo if p.key not in reported and is_done(output, p))
     new = sum(1 for o in outcomes if o.failure is None) + unreported_done
-    print(f"mjlens label: {plural(labelled, 'photo')} labelled in {out} ({new} new, {len(photos) - len(todo)} "
-          f"already done, {len(failures)} failed: {out / FAILED_LIST}); review: {out / 'review.html'} (or "
-          f"mjlens label --review {out} to save corrections straight into it)", file=sys.stderr)
+    print("mjlens label: " + say(msg(
+        "{photos} labelled in {out} ({new} new, {done} already done, {failed} failed: {failed_list}); review: "
+        "{review} (or mjlens label --review {out} to save corrections straight into it)",
+        photos=photo_count(labelled), out=str(out), new=new, done=len(photos) - len(todo), failed=len(failures),
+        failed_list=str(out / FAILED_LIST), review=str(out / "review.html")), args.lang), file=sys.stderr)
     if stop is not None and stop.is_set():
         remain = len(todo) - len(reported) - unreported_done
-        print(f"mjlens label: stopped: {plural(remain, 'photo')} remain; run the same command again to resume",
-              file=sys.stderr)
+        print("mjlens label: " + say(msg("stopped: {photos} remain; run the same command again to resume",
+                                         photos=photo_count(remain)), args.lang), file=sys.stderr)
         return 128 + (stop.signum or signal.SIGINT)
     if failures and not labelled:  # a run that labelled nothing is no success, though each file was reported
-        print(f"mjlens label: no photo labelled: every file failed ({out / FAILED_LIST})", file=sys.stderr)
+        print("mjlens label: " + say(msg("no photo labelled: every file failed ({failed_list})",
+                                         failed_list=str(out / FAILED_LIST)), args.lang), file=sys.stderr)
         return EXIT_BAD_INPUT
     return EXIT_OK
+
+
+def photo_count(count: int) -> Message:
+    """``1 photo``, ``2 photos``: two messages, since the number changes the English."""
+    return msg("{count} photo", count=count) if count == 1 else msg("{count} photos", count=count)
+
+
+def _failure_line(failure, lang: str) -> str:
+    """The line that says why a file was not labelled: its name, its code and the reason."""
+    return f"mjlens label: {_shown(failure.relative)}: {failure.code}: {say(failure.message, lang)}"
 
 
 def is_done(output, photo) -> bool:
@@ -208,17 +230,17 @@ def is_done(output, photo) -> bool:
 
 def check_arguments(args, folder: Path, out: Path) -> None:
     if not folder.is_dir():
-        raise UsageError(f"{folder} is not a folder")
+        raise UsageError(msg("{folder} is not a folder", folder=str(folder)))
     if args.workers is not None and args.workers < 1:
-        raise UsageError("--workers must be at least 1")
+        raise UsageError(msg("--workers must be at least 1"))
     if not 0.0 <= args.review_conf <= 1.0:
-        raise UsageError("--review-conf must be between 0 and 1")
+        raise UsageError(msg("--review-conf must be between 0 and 1"))
     if args.address and args.engine != "ray":
-        raise UsageError("--address needs --engine ray")
+        raise UsageError(msg("--address needs --engine ray"))
     if args.port:
-        raise UsageError("--port needs --review")
+        raise UsageError(msg("--port needs --review"))
     if os.path.realpath(folder) == os.path.realpath(out):
-        raise UsageError("--out must be a folder other than DIR (it may lie inside it)")
+        raise UsageError(msg("--out must be a folder other than DIR (it may lie inside it)"))
 
 
 def read_corrections_checked(output):
@@ -229,7 +251,8 @@ def read_corrections_checked(output):
     try:
         return read_corrections(output.root / CORRECTIONS_FILE)
     except CorrectionError as err:
-        raise UsageError(f"{err.code}: {err.message} (correct it, or move it away to label without it)") from None
+        raise UsageError(msg("{code}: {message} (correct it, or move it away to label without it)", code=err.code,
+                             message=err.message)) from None
 
 
 def write_outputs(output, photos, args, failures, corrections) -> int:
@@ -249,18 +272,18 @@ def write_outputs(output, photos, args, failures, corrections) -> int:
     try:
         labelled = corrected_photos(labelled, corrections)
     except CorrectionError as err:
-        raise UsageError(f"{err.code}: {err.message} (correct it in corrections.jsonl, or move the file away)"
-                         ) from None
+        raise UsageError(msg("{code}: {message} (correct it in corrections.jsonl, or move the file away)",
+                             code=err.code, message=err.message)) from None
     write_review(output, labelled, (args.format,), args.review_conf, failures)
     write_failed(output, failures)
     return len(labelled)
 
 
-def _progress(total: int):
+def _progress(total: int, lang: str):
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    columns = (TextColumn("labelling"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    columns = (TextColumn(say(msg("labelling"), lang)), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
     # markup off: a file name such as "[draft].jpg" is printed as it is
     return Progress(*columns, console=Console(stderr=True, highlight=False, markup=False), disable=not total)
 

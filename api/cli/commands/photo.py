@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from mjlens.i18n import Message, msg, say
+from mjlens.i18n.os_errors import os_reason
 
 from ..lang import add_lang_flag, complain
 from ..main import EXIT_BAD_INPUT, EXIT_OK, UsageError
@@ -27,17 +28,20 @@ from .recognize import add_model_flags, load_recognizer, print_recognition
 
 
 def register(sub) -> None:
-    parser = sub.add_parser("photo", help="read the tiles in a photo and score the hand",
-                            description="Recognize the tiles in a photo of a winning hand, then score it. Example: "
-                                        "mjlens photo table.jpg --rules taiwan --self-drawn --seat S")
-    parser.add_argument("image", metavar="IMAGE", help="a JPEG, PNG, WebP or HEIC photo")
+    parser = sub.add_parser("photo", help=msg("read the tiles in a photo and score the hand"),
+                            description=msg("Recognize the tiles in a photo of a winning hand, then score it. "
+                                            "Example: {example}",
+                                            example="mjlens photo table.jpg --rules taiwan --self-drawn --seat S"))
+    parser.add_argument("image", metavar="IMAGE", help=msg("a JPEG, PNG, WebP or HEIC photo"))
     add_rules_flag(parser)
-    parser.add_argument("--json", action="store_true", help="print {recognition, score} as JSON (as the HTTP API)")
+    parser.add_argument("--json", action="store_true",
+                        help=msg("print {{recognition, score}} as JSON (as the HTTP API)"))
     add_lang_flag(parser)
     # not --kong: that flag says the win came on a kong's replacement tile (context_flags.py)
     parser.add_argument("--kong-tile", dest="kongs", action="append", default=[], metavar="CODE",
-                        help="the tile of a concealed kong laid with all four tiles face down, which the photo "
-                             "cannot show (asked by the warning face_down_kong); once per such kong, in order")
+                        help=msg("the tile of a concealed kong laid with all four tiles face down, which the "
+                                 "photo cannot show (asked by the warning face_down_kong); once per such kong, in "
+                                 "order"))
     add_context_flags(parser)
     add_option_flags(parser)
     add_model_flags(parser)
@@ -83,7 +87,7 @@ def run(args) -> int:
         raise UsageError(msg("{image}: {code}: {message}", image=args.image, code=err.code,
                              message=err.message)) from None
     except OSError as err:
-        raise UsageError(msg("cannot read {image}: {reason}", image=args.image, reason=err.strerror or err)) from None
+        raise UsageError(msg("cannot read {image}: {reason}", image=args.image, reason=os_reason(err))) from None
     recognition, result = photo_score_result(with_kongs(recognition, args.kongs), args.rules, context, options)
     in_progress = hand_in_progress(recognition.get("hand"), args.rules, options, result)
     if args.json:

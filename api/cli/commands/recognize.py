@@ -7,6 +7,7 @@ import sys
 from functools import partial
 
 from mjlens.i18n import msg, pmsg, ptr, say, tr
+from mjlens.i18n.os_errors import os_reason
 
 from ..lang import add_lang_flag
 from ..main import EXIT_BAD_INPUT, EXIT_OK, UsageError
@@ -19,14 +20,16 @@ GROUP_WORDS = (pmsg("role", "concealed"), pmsg("role", "winning"), pmsg("role", 
 
 def register(sub) -> None:
     parser = sub.add_parser(
-        "recognize", help="read the tiles in photos",
-        description="Read the mahjong tiles in each photo. With --json, print a JSON list holding one Recognition "
-                    "JSON per photo (a photo that cannot be read gives {\"image\", \"error\"} in its place).")
-    parser.add_argument("images", nargs="+", metavar="IMAGE", help="JPEG, PNG, WebP or HEIC photos")
-    parser.add_argument("--json", action="store_true", help="print a JSON list instead of a listing")
+        "recognize", help=msg("read the tiles in photos"),
+        description=msg("Read the mahjong tiles in each photo. With --json, print a JSON list holding one "
+                        "Recognition JSON per photo (a photo that cannot be read gives {{\"image\", \"error\"}} in "
+                        "its place)."))
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help=msg("JPEG, PNG, WebP or HEIC photos"))
+    parser.add_argument("--json", action="store_true", help=msg("print a JSON list instead of a listing"))
     add_lang_flag(parser)
-    parser.add_argument("--workers", type=int, metavar="N", help="photos read at once, the cores shared among them "
-                        "(default: one a core when the cores are free, else one)")
+    parser.add_argument("--workers", type=int, metavar="N",
+                        help=msg("photos read at once, the cores shared among them (default: one a core when the "
+                                 "cores are free, else one)"))
     add_model_flags(parser)
     parser.set_defaults(run=run)
 
@@ -34,24 +37,27 @@ def register(sub) -> None:
 def add_model_flags(parser) -> None:
     """``--model``, ``--conf``, ``--bonus-conf``, ``--back-conf``, ``--classifier``, ``--input-size`` and
     ``--profile``, shared with ``mjlens eval``, ``mjlens photo`` and ``mjlens label``."""
-    parser.add_argument("--model", metavar="PATH", help="the ONNX tile model (default: $MJLENS_MODEL, else "
-                                                        "models/mjlens-tiles.onnx)")
+    parser.add_argument("--model", metavar="PATH",
+                        help=msg("the ONNX tile model (default: $MJLENS_MODEL, else models/mjlens-tiles.onnx)"))
     parser.add_argument("--conf", type=float, metavar="P",
-                        help="confidence threshold (default: the tuned one); with the crop classifier, the least "
-                             "chance of a tile times the probability of its code")
+                        help=msg("confidence threshold (default: the tuned one); with the crop classifier, the least "
+                                 "chance of a tile times the probability of its code"))
     parser.add_argument("--bonus-conf", type=float, metavar="P",
-                        help="with the crop classifier, the same threshold for flowers and seasons (default: the "
-                             "tuned one, or --conf where that is lower)")
+                        help=msg("with the crop classifier, the same threshold for flowers and seasons (default: the "
+                                 "tuned one, or --conf where that is lower)"))
     parser.add_argument("--back-conf", type=float, metavar="P",
-                        help="with the crop classifier, the same threshold for face-down tiles (default: the tuned "
-                             "one, or --conf where that is lower)")
-    parser.add_argument("--classifier", metavar="PATH", help="the ONNX crop classifier that names each tile, or none "
-                        "for the detector alone (default: $MJLENS_CLASSIFIER, else models/mjlens-tile-crops.onnx "
-                        "with the shipped detector)")
-    parser.add_argument("--input-size", type=int, metavar="PX", help="longest side of the detector's input, for a "
-                        "model exported with a dynamic input (default: the tuned one)")
-    parser.add_argument("--profile", metavar="FILE", help="a profile of your tile set (mjlens profile create), read "
-                        "alongside the crop classifier")
+                        help=msg("with the crop classifier, the same threshold for face-down tiles (default: the "
+                                 "tuned one, or --conf where that is lower)"))
+    parser.add_argument("--classifier", metavar="PATH",
+                        help=msg("the ONNX crop classifier that names each tile, or none for the detector alone "
+                                 "(default: $MJLENS_CLASSIFIER, else models/mjlens-tile-crops.onnx with the shipped "
+                                 "detector)"))
+    parser.add_argument("--input-size", type=int, metavar="PX",
+                        help=msg("longest side of the detector's input, for a model exported with a dynamic input "
+                                 "(default: the tuned one)"))
+    parser.add_argument("--profile", metavar="FILE",
+                        help=msg("a profile of your tile set (mjlens profile create), read alongside the crop "
+                                 "classifier"))
 
 
 def check_model_flags(args) -> None:
@@ -118,8 +124,8 @@ def _read(recognizer, path: str) -> tuple[dict, str | None]:
     except ImageError as err:
         return err.to_json(), msg("{code}: {message}", code=err.code, message=err.message)
     except OSError as err:
-        return ({"code": "unreadable_file", "message": str(err.strerror)},
-                msg("cannot read: {reason}", reason=str(err.strerror)))
+        return ({"code": "unreadable_file", "message": os_reason(err)},
+                msg("cannot read: {reason}", reason=os_reason(err)))
 
 
 def print_recognition(result: dict, lang: str = "en") -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from mjlens.i18n import msg
+from mjlens.i18n.os_errors import os_reason
 from mjlens.scoring.engine import score
 from mjlens.scoring.errors import HandError
 from mjlens.scoring.hand import Hand
@@ -31,14 +32,16 @@ from .context_flags import (
 
 
 def register(sub) -> None:
-    parser = sub.add_parser("score", help="score a hand given in compact notation or Hand JSON",
-                            description="Score a winning hand. Example: mjlens score '123m456p78s11z [555z] +9s' "
-                                        "--rules mcr --self-drawn")
+    parser = sub.add_parser("score", help=msg("score a hand given in compact notation or Hand JSON"),
+                            description=msg("Score a winning hand. Example: {example}",
+                                            example="mjlens score '123m456p78s11z [555z] +9s' --rules mcr "
+                                                    "--self-drawn"))
     add_hand_source(parser, "123m456p78s11z [555z] 1f +9s", "Score")
     add_rules_flag(parser)
-    parser.add_argument("--json", action="store_true", help="print the Score JSON instead of a table")
+    parser.add_argument("--json", action="store_true", help=msg("print the Score JSON instead of a table"))
     add_lang_flag(parser)
-    parser.add_argument("--workers", type=int, default=1, metavar="N", help="processes for --jsonl (default 1)")
+    parser.add_argument("--workers", type=int, default=1, metavar="N",
+                        help=msg("processes for --jsonl (default 1)"))
     add_context_flags(parser)
     add_option_flags(parser)
     parser.set_defaults(run=run)
@@ -50,7 +53,7 @@ def _read(path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
     except OSError as err:
-        raise UsageError(msg("cannot read {path}: {strerror}", path=path, strerror=err.strerror)) from None
+        raise UsageError(msg("cannot read {path}: {strerror}", path=path, strerror=os_reason(err))) from None
     except UnicodeDecodeError:
         raise UsageError(msg("{path} is not UTF-8 text", path=path)) from None
 
@@ -114,7 +117,8 @@ def _run_jsonl(args, options: dict[str, Any]) -> int:
         try:
             stream = open(args.jsonl, encoding="utf-8")  # noqa: SIM115 - closed below
         except OSError as err:
-            raise UsageError(msg("cannot read {jsonl}: {strerror}", jsonl=args.jsonl, strerror=err.strerror)) from None
+            raise UsageError(msg("cannot read {jsonl}: {strerror}", jsonl=args.jsonl, strerror=os_reason(err))
+                             ) from None
     lines = (line for line in stream if line.strip())
     work = partial(score_line, rules=args.rules, options=options)
     out = sys.stdout

@@ -3,23 +3,34 @@ with ``--host 0.0.0.0``. Settings beyond host and port come from ``MJLENS_*`` en
 
 from __future__ import annotations
 
+from mjlens.i18n import msg, say
+from mjlens.i18n.os_errors import os_reason
+
+from ..lang import add_lang_flag
 from ..main import UsageError
 
 
 def register(sub) -> None:
-    parser = sub.add_parser("serve", help="run the HTTP API and the web page",
-                            description="Run the HTTP API and the phone web page. Environment: MJLENS_API_KEY, "
-                                        "MJLENS_CORS_ORIGINS, MJLENS_MAX_UPLOAD_BYTES, MJLENS_MAX_PIXELS, "
-                                        "MJLENS_MAX_JSON_BYTES, MJLENS_HEADER_TIMEOUT_S, MJLENS_BODY_TIMEOUT_S, "
-                                        "MJLENS_KEEP_ALIVE_S (docs/api.md lists them all), "
-                                        "MJLENS_WORKERS, MJLENS_THREADS, MJLENS_SPIN, MJLENS_QUEUE_SIZE, MJLENS_MODEL, "
-                                        "MJLENS_PROFILE, MJLENS_LOG_LEVEL.")
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (0.0.0.0: every interface)")
-    parser.add_argument("--port", type=int, default=8000, help="TCP port (default 8000)")
-    parser.add_argument("--model", metavar="ONNX", help="detector file (default models/mjlens-tiles.onnx)")
-    parser.add_argument("--profile", metavar="FILE", help="the service's default profile of the tile set (mjlens "
-                                                          "profile create; default: $MJLENS_PROFILE, else none)")
+    parser = sub.add_parser("serve", help=msg("run the HTTP API and the web page"),
+                            description=msg("Run the HTTP API and the phone web page. Environment: {variables} "
+                                            "(docs/api.md lists them all), {more}.", variables=", ".join(ENV_LIMITS),
+                                            more=", ".join(ENV_RUN)))
+    parser.add_argument("--host", default="127.0.0.1",
+                        help=msg("address to listen on (0.0.0.0: every interface)"))
+    parser.add_argument("--port", type=int, default=8000, help=msg("TCP port (default 8000)"))
+    parser.add_argument("--model", metavar="ONNX", help=msg("detector file (default models/mjlens-tiles.onnx)"))
+    parser.add_argument("--profile", metavar="FILE",
+                        help=msg("the service's default profile of the tile set (mjlens profile create; default: "
+                                 "$MJLENS_PROFILE, else none)"))
+    add_lang_flag(parser)
     parser.set_defaults(run=run)
+
+
+#: The environment variables the description names: the service's limits (docs/api.md), then how it runs.
+ENV_LIMITS = ("MJLENS_API_KEY", "MJLENS_CORS_ORIGINS", "MJLENS_MAX_UPLOAD_BYTES", "MJLENS_MAX_PIXELS",
+              "MJLENS_MAX_JSON_BYTES", "MJLENS_HEADER_TIMEOUT_S", "MJLENS_BODY_TIMEOUT_S", "MJLENS_KEEP_ALIVE_S")
+ENV_RUN = ("MJLENS_WORKERS", "MJLENS_THREADS", "MJLENS_SPIN", "MJLENS_QUEUE_SIZE", "MJLENS_MODEL", "MJLENS_PROFILE",
+           "MJLENS_LOG_LEVEL")
 
 
 def run(args) -> int:
@@ -30,22 +41,25 @@ def run(args) -> int:
     from mjlens.api.service.settings import Settings
 
     if not 0 < args.port < 65536:
-        raise UsageError(f"bad_flag_value: --port must be 1..65535, not {args.port}")
+        raise UsageError(msg("{code}: --port must be 1..65535, not {port}", code="bad_flag_value", port=args.port))
     check_port_free(args.host, args.port)  # before the models load, which takes seconds
     try:
         given = {"model": args.model, "profile": args.profile}
         settings = Settings(**{key: value for key, value in given.items() if value})
     except ValidationError as err:
-        raise UsageError(f"bad MJLENS_* setting: {err.errors()[0]['loc'][0]}: {err.errors()[0]['msg']}") from None
+        raise UsageError(msg("bad MJLENS_* setting: {setting}: {reason}", setting=err.errors()[0]["loc"][0],
+                             reason=err.errors()[0]["msg"])) from None
     app = create_app(settings)
-    print(f"mjlens serve: the phone page at {page_url(args.host, args.port)} (the API under /v1, Ctrl-C to stop)",
-          flush=True)
-    print(f"mjlens serve: profiles made on the page are kept in {profile_place(settings.profile_db)} "
-          "(MJLENS_PROFILE_DB to change; made at the first profile)", flush=True)
+    print("mjlens serve: " + say(msg("the phone page at {url} (the API under /v1, Ctrl-C to stop)",
+                                     url=page_url(args.host, args.port)), args.lang), flush=True)
+    print("mjlens serve: " + say(msg("profiles made on the page are kept in {place} (MJLENS_PROFILE_DB to change; "
+                                     "made at the first profile)", place=profile_place(settings.profile_db)),
+                                 args.lang), flush=True)
     try:
         serve(app, args.host, args.port, settings)
     except OSError as err:
-        raise UsageError(f"cannot listen on {args.host}:{args.port}: {err.strerror or err}") from None
+        raise UsageError(msg("cannot listen on {host}:{port}: {reason}", host=args.host, port=args.port,
+                             reason=os_reason(err))) from None
     return 0
 
 
@@ -73,8 +87,8 @@ def check_port_free(host: str, port: int) -> None:
     try:
         infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
     except socket.gaierror as err:
-        raise UsageError(f"bad_flag_value: --host {host!r} is not an address of this machine: {err.strerror}"
-                         ) from None
+        raise UsageError(msg("{code}: --host {host} is not an address of this machine: {reason}",
+                             code="bad_flag_value", host=repr(host), reason=os_reason(err))) from None
     family, kind, proto, _, address = infos[0]
     with socket.socket(family, kind, proto) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: a closing socket is no bar
@@ -82,10 +96,11 @@ def check_port_free(host: str, port: int) -> None:
             probe.bind(address)
         except OSError as err:
             if err.errno == errno.EADDRINUSE:
-                raise UsageError(f"port_in_use: port {port} on {host} is taken by another program; stop it or "
-                                 f"choose another port with --port (e.g. --port {port + 1 if port < 65535 else 8000})"
-                                 ) from None
-            raise UsageError(f"cannot listen on {host}:{port}: {err.strerror or err}") from None
+                raise UsageError(msg("{code}: port {port} on {host} is taken by another program; stop it or "
+                                     "choose another port with --port (e.g. --port {other})", code="port_in_use",
+                                     port=port, host=host, other=port + 1 if port < 65535 else 8000)) from None
+            raise UsageError(msg("cannot listen on {host}:{port}: {reason}", host=host, port=port,
+                                 reason=os_reason(err))) from None
 
 
 def profile_place(setting: str) -> str:
@@ -101,5 +116,5 @@ def profile_place(setting: str) -> str:
     try:
         return make_url(setting).render_as_string(hide_password=True)
     except ArgumentError:
-        return "a database URL that cannot be read (the first profile call will say why)"
+        return msg("a database URL that cannot be read (the first profile call will say why)")
 

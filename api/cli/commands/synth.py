@@ -6,6 +6,9 @@ import os
 import sys
 from pathlib import Path
 
+from mjlens.i18n import msg, tr
+
+from ..lang import add_lang_flag
 from ..main import UsageError
 
 #: The tile art folder when --art is not given: this variable, else (in a checkout of the repository) the shared
@@ -25,47 +28,58 @@ def default_art() -> Path | None:
 def register(sub) -> None:
     parser = sub.add_parser(
         "synth",
-        help="generate synthetic photos of winning hands (YOLO labels + ground-truth hands)",
-        description="Write DIR/images/*.jpg, DIR/labels/*.txt (43-class YOLO), DIR/hands/*.json (the ground-truth "
-        "hand and the role of every labelled tile) and DIR/data.yaml. The same --seed gives the same files.",
+        help=msg("generate synthetic photos of winning hands (YOLO labels + ground-truth hands)"),
+        description=msg("Write DIR/images/*.jpg, DIR/labels/*.txt (43-class YOLO), DIR/hands/*.json (the "
+                        "ground-truth hand and the role of every labelled tile) and DIR/data.yaml. The same --seed "
+                        "gives the same files."),
     )
-    parser.add_argument("--n", type=int, required=True, help="number of images")
-    parser.add_argument("--out", type=Path, required=True, help="output folder")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--size", type=int, default=None, help="long side of each image in pixels (default 640)")
+    parser.add_argument("--n", type=int, required=True, help=msg("number of images"))
+    parser.add_argument("--out", type=Path, required=True, help=msg("output folder"))
+    parser.add_argument("--seed", type=int, default=0, help=msg("random seed (default 0)"))
+    parser.add_argument("--size", type=int, default=None,
+                        help=msg("long side of each image in pixels (default 640)"))
     parser.add_argument("--art", type=Path, default=None,
-                        help=f"tile art folder, one folder per set with <code>.png (default: ${ART_ENV}, else the "
-                        "repository's; the sets and their sources: datasets/synthetic.md)")
-    parser.add_argument("--workers", type=int, default=1, help="worker processes (output does not depend on it)")
-    parser.add_argument("--force", action="store_true", help="write into an output folder that already holds images")
+                        help=msg("tile art folder, one folder per set with <code>.png (default: ${variable}, else "
+                                 "the repository's; the sets and their sources: datasets/synthetic.md)",
+                                 variable=ART_ENV))
+    parser.add_argument("--workers", type=int, default=1,
+                        help=msg("worker processes (output does not depend on it)"))
+    parser.add_argument("--force", action="store_true",
+                        help=msg("write into an output folder that already holds images"))
     parser.add_argument("--set", dest="art_set", metavar="NAME",
-                        help="draw every tile from this art set alone (a folder of --art), as a player's own table")
+                        help=msg("draw every tile from this art set alone (a folder of --art), as a player's own "
+                                 "table"))
     parser.add_argument("--sets", dest="set_group", choices=("general", "held-out"),
-                        help="draw from a group of sets, each as often: 'general' (every set but those no training "
-                             "run of the general reader sees) or 'held-out' (those: datasets/synthetic.md)")
+                        help=msg("draw from a group of sets, each as often: 'general' (every set but those no "
+                                 "training run of the general reader sees) or 'held-out' (those: "
+                                 "datasets/synthetic.md)"))
     parser.add_argument("--habits", action="store_true",
-                        help="scenes also show real table habits: an uneven gap inside the concealed row, the winning "
-                             "tile set apart modestly, another player's tiles in the background (labelled, not hand)")
+                        help=msg("scenes also show real table habits: an uneven gap inside the concealed row, the "
+                                 "winning tile set apart modestly, another player's tiles in the background "
+                                 "(labelled, not hand)"))
     parser.add_argument("--piles", action="store_true",
-                        help="scenes also show tiles in piles away from the hand: heaps turned any way, some tiles "
-                             "lying on others or face down (labelled where enough of the face shows), and tiles "
-                             "lying on their side (an edge shows, no face: never labelled)")
+                        help=msg("scenes also show tiles in piles away from the hand: heaps turned any way, some "
+                                 "tiles lying on others or face down (labelled where enough of the face shows), and "
+                                 "tiles lying on their side (an edge shows, no face: never labelled)"))
     parser.add_argument("--standing", type=float, default=0.0, metavar="SHARE",
-                        help="this share of photos (0-1) shows the concealed row standing up, faces to the player, "
-                             "as a hand shown without laying it down, photographed low from the player's side "
-                             "(default 0)")
+                        help=msg("this share of photos (0-1) shows the concealed row standing up, faces to the "
+                                 "player, as a hand shown without laying it down, photographed low from the "
+                                 "player's side (default 0)"))
     parser.add_argument("--restyle", type=float, default=0.0, metavar="SHARE",
-                        help="this share of photos (0-1) shows its set printed another way: other inks, bolder or "
-                             "thinner strokes, a faded print, another face colour, light ink on a dark face "
-                             "(default 0)")
+                        help=msg("this share of photos (0-1) shows its set printed another way: other inks, bolder "
+                                 "or thinner strokes, a faded print, another face colour, light ink on a dark face "
+                                 "(default 0)"))
     parser.add_argument("--sheet", action="store_true",
-                        help="instead of hands, calibration sheets of --set: the set face up in rows 1m-9m, 1p-9p, "
-                             "1s-9s, 1z-7z, 1f-8f (the rows it has), for mjlens profile create (--size default 1024)")
+                        help=msg("instead of hands, calibration sheets of --set: the set face up in rows 1m-9m, "
+                                 "1p-9p, 1s-9s, 1z-7z, 1f-8f (the rows it has), for mjlens profile create (--size "
+                                 "default 1024)"))
     parser.add_argument("--negatives", choices=("empty", "with-hand"),
-                        help="instead, hard negatives: table photos with things that are not tiles (paper, phones, "
-                             "book spines, dice, scoring sticks, chips, keyboards, the table's edge, hands, sleeves) "
-                             "and empty label files ('empty'), or hands with such things beside them, labelled as "
-                             "the tiles only ('with-hand'); DIR/distractors/*.json says what lies where")
+                        help=msg("instead, hard negatives: table photos with things that are not tiles (paper, "
+                                 "phones, book spines, dice, scoring sticks, chips, keyboards, the table's edge, "
+                                 "hands, sleeves) and empty label files ('empty'), or hands with such things beside "
+                                 "them, labelled as the tiles only ('with-hand'); DIR/distractors/*.json says what "
+                                 "lies where"))
+    add_lang_flag(parser)
     parser.set_defaults(run=run)
 
 
@@ -76,33 +90,37 @@ def run(args) -> int:
     args.size_given = args.size is not None
     args.size = args.size or 640
     if args.n < 1:
-        raise UsageError("--n must be at least 1")
+        raise UsageError(msg("--n must be at least 1"))
     if args.sheet and not args.art_set:
-        raise UsageError("--sheet needs --set NAME: the art set to lay out")
+        raise UsageError(msg("--sheet needs --set NAME: the art set to lay out"))
     for flag in ("habits", "piles"):
         if args.sheet and getattr(args, flag):
-            raise UsageError(f"--{flag} is for photos of hands, not calibration sheets: pass --sheet or --{flag}")
+            raise UsageError(msg("--{flag} is for photos of hands, not calibration sheets: pass --sheet or --{flag}",
+                                 flag=flag))
     for flag in ("restyle", "standing"):
         if not 0.0 <= getattr(args, flag) <= 1.0:
-            raise UsageError(f"--{flag} must be a share between 0 and 1")
+            raise UsageError(msg("--{flag} must be a share between 0 and 1", flag=flag))
         if getattr(args, flag) and (args.sheet or args.negatives):
-            raise UsageError(f"--{flag} is for photos of hands: pass it without --sheet or --negatives")
+            raise UsageError(msg("--{flag} is for photos of hands: pass it without --sheet or --negatives",
+                                 flag=flag))
     if not 64 <= args.size <= 4096:
-        raise UsageError("--size must be between 64 and 4096")
+        raise UsageError(msg("--size must be between 64 and 4096"))
     if args.workers < 1:
-        raise UsageError("--workers must be at least 1")
+        raise UsageError(msg("--workers must be at least 1"))
     images = args.out / "images"
     if images.is_dir() and any(images.iterdir()) and not args.force:
-        raise UsageError(f"{args.out} already holds images: choose another --out, or pass --force to write over them")
+        raise UsageError(msg("{folder} already holds images: choose another --out, or pass --force to write over "
+                             "them", folder=str(args.out)))
     if args.negatives and (args.sheet or args.habits or args.piles or args.art_set or args.set_group):
-        raise UsageError("--negatives draws its own photos: pass it without --sheet, --habits, --piles, --set or "
-                         "--sets")
+        raise UsageError(msg("--negatives draws its own photos: pass it without --sheet, --habits, --piles, --set "
+                             "or --sets"))
     art = args.art or default_art()
     if args.negatives == "empty":
         return _write_negatives(args, None)
     if art is None:
-        raise UsageError(f"no tile art found: pass --art DIR or set {ART_ENV} to a folder of sets such as "
-                         "xmj_real/1m.png (where to get them: datasets/synthetic.md in the mjlens repository)")
+        raise UsageError(msg("no tile art found: pass --art DIR or set {variable} to a folder of sets such as "
+                             "xmj_real/1m.png (where to get them: datasets/synthetic.md in the mjlens repository)",
+                             variable=ART_ENV))
     done = 0
 
     def progress() -> None:
@@ -112,9 +130,9 @@ def run(args) -> int:
             print(f"\r{done}/{args.n}", end="" if done < args.n else "\n", file=sys.stderr)
 
     if args.art_set and not (art / args.art_set).is_dir():
-        raise UsageError(f"no art set {args.art_set!r} under {art}")
+        raise UsageError(msg("no art set {name} under {folder}", name=repr(args.art_set), folder=str(art)))
     if args.art_set and args.set_group:
-        raise UsageError("pass --set NAME or --sets GROUP, not both")
+        raise UsageError(msg("pass --set NAME or --sets GROUP, not both"))
     if args.negatives:
         return _write_negatives(args, art)
     try:
@@ -133,9 +151,14 @@ def run(args) -> int:
                                   sets=sets, even=bool(args.set_group), habits=args.habits,
                                   restyle=args.restyle, piles=args.piles, standing=args.standing)
     except ArtError as err:
-        raise UsageError(str(err)) from err
-    print(f"wrote {args.n} images, {boxes} boxes, to {args.out} (data.yaml inside)")
+        raise UsageError(err.args[0]) from err
+    print(_wrote(args, boxes))
     return 0
+
+
+def _wrote(args, boxes: int) -> str:
+    return tr(args.lang, "wrote {images} images, {boxes} boxes, to {folder} (data.yaml inside)", images=args.n,
+              boxes=boxes, folder=str(args.out))
 
 
 def _write_negatives(args, art: Path | None) -> int:
@@ -145,6 +168,6 @@ def _write_negatives(args, art: Path | None) -> int:
     try:
         boxes = write_negatives(args.out, args.n, args.seed, art, args.size, with_hand=args.negatives == "with-hand")
     except ArtError as err:
-        raise UsageError(str(err)) from err
-    print(f"wrote {args.n} images, {boxes} boxes, to {args.out} (data.yaml inside)")
+        raise UsageError(err.args[0]) from err
+    print(_wrote(args, boxes))
     return 0

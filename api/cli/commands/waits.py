@@ -19,10 +19,11 @@ TOO_MANY_HINT = msg("a hand with a tile too many: mjlens advise ranks each disca
 
 
 def register(sub) -> None:
-    parser = sub.add_parser("waits", help="what a hand one tile short waits on, and what each win pays",
-                            description="The waits of a ready hand (13 tiles, 16 in Taiwan; melds count), the "
-                                        "tiles of each left unseen and the score of each win. Example: mjlens waits "
-                                        "'123m456p78s11z [555z]' --rules mcr --seen 9s --discards S=6s")
+    parser = sub.add_parser("waits", help=msg("what a hand one tile short waits on, and what each win pays"),
+                            description=msg("The waits of a ready hand (13 tiles, 16 in Taiwan; melds count), the "
+                                            "tiles of each left unseen and the score of each win. Example: {example}",
+                                            example="mjlens waits '123m456p78s11z [555z]' --rules mcr --seen 9s "
+                                                    "--discards S=6s"))
     add_flags(parser)
     parser.set_defaults(run=run)
 
