@@ -342,3 +342,22 @@ def test_an_internal_error_is_said_in_chinese_with_its_kind(monkeypatch, capsys)
     monkeypatch.setattr(synth_command, "run", broken)
     got, text = run_zh(capsys, "synth", "--n", "1", "--out", "x")
     assert got == 1 and text.strip() == "mjlens synth: 內部錯誤：RuntimeError：boom"
+
+
+def test_chinese_help_is_wrapped_by_terminal_columns():
+    import unicodedata
+
+    from mjlens.api.cli.main import NO_LINE_END, NO_LINE_START, wrapped
+
+    def columns(part: str) -> int:
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in part)
+
+    text = "使用牌面分類器時，是「是一張牌的機率」乘以「其代碼的機率」的最低值（預設 models/mjlens-tiles.onnx）"
+    for width in range(12, 60):
+        lines = wrapped(text, width)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+        for line in lines:
+            # closing punctuation may overhang the width; a file name too long for a line stands alone
+            rest = line.rstrip(NO_LINE_START)
+            assert columns(rest) <= width or rest.isascii() and " " not in rest, (width, line)
+            assert line[0] not in NO_LINE_START and line[-1] not in NO_LINE_END, (width, line)

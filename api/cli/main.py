@@ -106,13 +106,15 @@ class SaidHelp(argparse.HelpFormatter):
         return "\n".join(indent + line for line in wrapped(text, width - len(indent)))
 
 
-#: What may not begin a line of Chinese: its closing punctuation stays with the word before it.
-NO_LINE_START = "，。；：、）」』！？》"
+#: What may not begin a line of Chinese (its closing punctuation stays with the word before it), and what may not
+#: end one (an opening bracket goes with the word after it).
+NO_LINE_START, NO_LINE_END = "，。；：、）」』！？》", "（「『《"
 
 
 def wrapped(text: str, width: int) -> list[str]:
     """``text`` in lines of at most ``width`` terminal columns (a wide character takes two), broken at a space or
-    between two Chinese characters, never inside an English word or before closing punctuation."""
+    between two Chinese characters, never inside an English word, before closing punctuation or after opening
+    punctuation."""
     import unicodedata
 
     def columns(part: str) -> int:
@@ -122,8 +124,9 @@ def wrapped(text: str, width: int) -> list[str]:
     for token in re.findall(r"\s+|[!-~]+|.", text.strip()):
         token = " " if token.isspace() else token
         if line and token != " " and token not in NO_LINE_START and columns(line + token) > width:
-            lines.append(line.rstrip())
-            line = ""
+            carried = line[-1] if line[-1] in NO_LINE_END and len(line) > 1 else ""
+            lines.append(line[:len(line) - len(carried)].rstrip())
+            line = carried
         if line or token != " ":
             line += token
     return [*lines, line.rstrip()] if line else lines
