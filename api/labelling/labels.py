@@ -16,6 +16,8 @@ from urllib.parse import quote
 
 import yaml
 
+from mjlens.i18n import DEFAULT_LANG, Message, page_words, pmsg, say
+from mjlens.i18n.extract import REVIEW
 from mjlens.scoring.tiles import DETECTOR_CLASSES, NAMES_ZH
 
 from .outputs import json_text
@@ -108,17 +110,26 @@ REVIEW_FILES = Path(__file__).resolve().parent / "review_page"  # the review pag
 REVIEW_ALTERNATIVES = 3
 
 
-def plural(count: int, noun: str) -> str:
-    """``1 photo``, ``2 photos``."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
+def counted(count: int, one: str, many: str) -> Message:
+    """``1 photo``, ``2 photos``: the review page's template ``one`` or ``many``, with the field ``n``."""
+    return pmsg(REVIEW, one if count == 1 else many, n=count)
+
+
+#: The counts the review page's summary gives, one and many of each (its script says the same words): listed for
+#: the catalogue, and given to ``counted``.
+COUNT_WORDS = (pmsg("review", "{n} photo", n=1), pmsg("review", "{n} photos", n=2), pmsg("review", "{n} tile", n=1),
+               pmsg("review", "{n} tiles", n=2), pmsg("review", "{n} file", n=1), pmsg("review", "{n} files", n=2))
+PHOTOS, TILES, FILES = ("{n} photo", "{n} photos"), ("{n} tile", "{n} tiles"), ("{n} file", "{n} files")
 
 
 def review_data(photos: list[tuple[Photo, dict[str, Any]]], low: float, formats: Sequence[str],
-                token: str | None = None) -> dict[str, Any]:
+                token: str | None = None, lang: str = DEFAULT_LANG) -> dict[str, Any]:
     """What the review page edits: each photo's tiles (as corrected, where ``api.labelling.corrections`` made them so),
-    the codes to pick from, the label formats its saves write, and ``token`` when a local server saves them."""
+    the codes to pick from, the label formats its saves write, ``token`` when a local server saves them, and the
+    page's words in ``lang`` (none in English)."""
     return {
         "low": low, "formats": list(formats), "token": token, "codes": list(DETECTOR_CLASSES), "names": NAMES_ZH,
+        "words": page_words(lang, REVIEW) if lang != DEFAULT_LANG else {},
         "photos": [{"image": photo.image_name, "src": f"images/{_url(photo.image_name)}", "width": rec["width"],
                     "height": rec["height"], "done": bool(rec.get("done")), "corrected": bool(rec.get("corrected")),
                     "tiles": [_review_tile(t) for t in known_tiles(rec)]} for photo, rec in photos],
@@ -137,30 +148,43 @@ def _review_tile(tile: dict[str, Any]) -> dict[str, Any]:
 
 
 def review_html(photos: list[tuple[Photo, dict[str, Any]]], low: float, failed: list[Failure],
-                formats: Sequence[str] = ("yolo",), token: str | None = None) -> str:
+                formats: Sequence[str] = ("yolo",), token: str | None = None, lang: str = DEFAULT_LANG) -> str:
     """The review page: every labelled photo with its boxes, to correct (a tile's code, a false box, a missed one)
     and mark done, then save as labels and ``corrections.jsonl``. Photos with tiles below ``low`` confidence come
     first, so a reviewer starts where corrections are most likely. The page is one file with its script and data
     inlined, so it works opened from the output folder; ``token`` is for a page served by ``mjlens label --review``
-    (api.labelling.review_server), which saves into the folder itself."""
+    (api.labelling.review_server), which saves into the folder itself. Its words are in ``lang``: the catalogue's
+    sentences, trusted as HTML (file names and reasons are escaped)."""
     flagged = [r for _, r in photos if not r.get("done") and any(t.get("confidence", 1) < low
                                                                  for t in known_tiles(r))]
-    parts = ["<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-             "<meta name='viewport' content='width=device-width, initial-scale=1'><title>mjlens labels review</title>",
+    tiles = sum(len(known_tiles(r)) for _, r in photos)
+    buttons = {key: f"<b>{say(word, lang)}</b>" for key, word in (
+        ("draw", pmsg("review", "Draw a box")), ("done", pmsg("review", "Done")), ("save", pmsg("review", "Save")))}
+    summary = pmsg("review", "{photos}, {tiles}.", photos=counted(len(photos), *PHOTOS),
+                   tiles=counted(tiles, *TILES))
+    unsure = pmsg("review", "{photos} with tiles below {low} confidence", photos=counted(len(flagged), *PHOTOS),
+                  low=f"{low:.2f}")
+    title, heading = pmsg("review", "mjlens labels review"), pmsg("review", "Labels review")
+    first = pmsg("review", "(dashed orange boxes) are shown first.")
+    no_script = pmsg("review", "The review page needs JavaScript.")
+    how = pmsg("review", "Tap a box to change its code or delete it; {draw}, then drag over a missed tile; {done} "
+                         "when every box of a photo is right; then {save}.", **buttons)
+    parts = [f"<!doctype html><html lang='{'en' if lang == DEFAULT_LANG else 'zh-Hant'}'><head>"
+             "<meta charset='utf-8'><meta name='viewport' content='width=device-width, initial-scale=1'>"
+             f"<title>{say(title, lang)}</title>",
              f"<style>{(REVIEW_FILES / 'review.css').read_text(encoding='utf-8')}</style></head><body>",
-             "<header id='bar'></header><h1>Labels review</h1><div class='summary'>",
-             f"<p>{plural(len(photos), 'photo')}, {plural(sum(len(known_tiles(r)) for _, r in photos), 'tile')}. "
-             f"<span class='flag'>{plural(len(flagged), 'photo')} with tiles below {low:.2f} confidence</span> "
-             "(dashed orange boxes) are shown first.</p>",
-             "<p class='help'>Tap a box to change its code or delete it; <b>Draw a box</b>, then drag over a missed "
-             "tile; <b>Done</b> when every box of a photo is right; then <b>Save</b>.</p>",
-             "<noscript><p class='flag'>The review page needs JavaScript.</p></noscript>"]
+             f"<header id='bar'></header><h1>{say(heading, lang)}</h1><div class='summary'>",
+             f"<p>{say(summary, lang)} <span class='flag'>{say(unsure, lang)}</span> "
+             f"{say(first, lang)}</p>",
+             f"<p class='help'>{say(how, lang)}</p>",
+             f"<noscript><p class='flag'>{say(no_script, lang)}</p></noscript>"]
     if failed:
-        parts.append(f"<p class='flag'>{plural(len(failed), 'file')} not labelled:</p><ul>")
-        parts += [f"<li>{html.escape(f.relative)}: {html.escape(f.code)}: {html.escape(f.message)}</li>"
+        not_labelled = pmsg("review", "{files} not labelled:", files=counted(len(failed), *FILES))
+        parts.append(f"<p class='flag'>{say(not_labelled, lang)}</p><ul>")
+        parts += [f"<li>{html.escape(f.relative)}: {html.escape(f.code)}: {html.escape(say(f.message, lang))}</li>"
                   for f in failed]
         parts.append("</ul>")
-    data = json_text(review_data(photos, low, formats, token)).replace("<", "\\u003c")
+    data = json_text(review_data(photos, low, formats, token, lang)).replace("<", "\\u003c")
     parts += ["</div><main id='photos'></main><div id='picker' hidden></div>",
               f'<script type="application/json" id="review-data">{data}</script>',
               f"<script>{(REVIEW_FILES / 'review.js').read_text(encoding='utf-8')}</script></body></html>"]

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mjlens.i18n import msg
+from mjlens.i18n import DEFAULT_LANG, msg
 
 from .corrections import CORRECTIONS_FILE, Correction, CorrectionError, corrected, corrections_text
 from .labels import coco, data_yaml, review_html, split_lists, yolo_lines
@@ -77,10 +77,12 @@ def write_labels(out: OutputFolder, labelled: Sequence[tuple[Any, dict[str, Any]
 
 
 def write_review(out: OutputFolder, labelled: Sequence[tuple[Any, dict[str, Any]]], formats: Sequence[str],
-                 low: float, failures: list[Failure], only: Collection[str] | None = None) -> None:
-    """The labels and the review page, from readings already corrected (``only``: as ``write_labels``)."""
+                 low: float, failures: list[Failure], only: Collection[str] | None = None,
+                 lang: str = DEFAULT_LANG) -> None:
+    """The labels and the review page (in ``lang``), from readings already corrected (``only``: as
+    ``write_labels``)."""
     write_labels(out, labelled, formats, only)
-    write_atomic(out.root / REVIEW_PAGE, review_html(list(labelled), low, failures, formats))
+    write_atomic(out.root / REVIEW_PAGE, review_html(list(labelled), low, failures, formats, lang=lang))
 
 
 def save_corrections(out: OutputFolder, corrections: Sequence[Correction]) -> None:

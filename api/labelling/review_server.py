@@ -25,7 +25,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from mjlens.api.service.errors import short_message
-from mjlens.i18n import msg, say
+from mjlens.i18n import DEFAULT_LANG, msg, say
 from mjlens.i18n.os_errors import os_reason
 
 from .corrections import CORRECTIONS_FILE, CorrectionError, parse_corrections, read_corrections
@@ -67,11 +67,13 @@ REVIEW_ERROR_CODES = {
 
 @dataclass(frozen=True)
 class Review:
-    """The output folder served, the confidence below which tiles are flagged, and the page's token."""
+    """The output folder served, the confidence below which tiles are flagged, the page's token, and the language
+    of the page and of the server's answers."""
 
     out: OutputFolder
     low: float
     token: str
+    lang: str = DEFAULT_LANG
 
 
 class ReviewError(Exception):
@@ -98,8 +100,8 @@ def check_folder(out: OutputFolder) -> None:
                               "first", folder=str(out.root)))
 
 
-def _error_body(code: str, message: str) -> bytes:
-    return json.dumps({"error": {"code": code, "message": short_message(message)}}).encode()
+def _error_body(code: str, message: str, lang: str = DEFAULT_LANG) -> bytes:
+    return json.dumps({"error": {"code": code, "message": short_message(say(message, lang))}}).encode()
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -118,13 +120,15 @@ class _Handler(BaseHTTPRequestHandler):
             status, kind, body = route(urlsplit(self.path).path)
         except ReviewError as err:
             status, kind = err.status, "application/json"
-            body = _error_body(err.code, err.message)
+            body = _error_body(err.code, err.message, self.server.review.lang)
         except CorrectionError as err:
             status, kind = HTTPStatus.BAD_REQUEST, "application/json"
-            body = _error_body(err.code, err.message)
+            body = _error_body(err.code, err.message, self.server.review.lang)
         except OSError as err:  # a save that cannot be written: said, and the page keeps its corrections
             status, kind = HTTPStatus.INTERNAL_SERVER_ERROR, "application/json"
-            body = _error_body("cannot_write", f"{err.filename or 'the output folder'}: {os_reason(err)}")
+            where = str(err.filename) if err.filename else msg("the output folder")
+            body = _error_body("cannot_write", msg("{path}: {message}", path=where, message=os_reason(err)),
+                               self.server.review.lang)
         except Exception as err:  # a bug: answered in the same shape, its traceback on the command's stderr
             traceback.print_exc(file=sys.stderr)
             status, kind = HTTPStatus.INTERNAL_SERVER_ERROR, "application/json"
@@ -140,13 +144,15 @@ class _Handler(BaseHTTPRequestHandler):
     def _check_host(self) -> None:
         port = self.server.server_address[1]
         if self.headers.get("Host", "") not in (f"{HOST}:{port}", f"localhost:{port}"):
-            raise ReviewError(HTTPStatus.FORBIDDEN, "wrong_host", f"open the page as http://{HOST}:{port}/")
+            raise ReviewError(HTTPStatus.FORBIDDEN, "wrong_host", msg("open the page as {url}",
+                                                                      url=f"http://{HOST}:{port}/"))
 
     def _get(self, path: str) -> tuple[HTTPStatus, str, bytes]:
         review = self.server.review
         if path in ("/", "/review.html"):
             labelled = self.server.labelled()
-            page = review_html(labelled, review.low, failures_in(review.out), formats_in(review.out), review.token)
+            page = review_html(labelled, review.low, failures_in(review.out), formats_in(review.out), review.token,
+                               review.lang)
             return HTTPStatus.OK, "text/html; charset=utf-8", page.encode("utf-8", errors="surrogateescape")
         name = unquote(path.removeprefix("/images/"), errors="surrogateescape")
         if path.startswith("/images/") and self.server.is_photo(name):
@@ -154,28 +160,29 @@ class _Handler(BaseHTTPRequestHandler):
             try:
                 return HTTPStatus.OK, kind, (review.out.images / name).read_bytes()
             except OSError as err:
-                raise ReviewError(HTTPStatus.NOT_FOUND, "cannot_read", f"images/{name}: {os_reason(err)}") from None
-        raise ReviewError(HTTPStatus.NOT_FOUND, "not_found", f"{path} is not a page of the review")
+                raise ReviewError(HTTPStatus.NOT_FOUND, "cannot_read", msg("{path}: {message}", path=f"images/{name}",
+                                                                          message=os_reason(err))) from None
+        raise ReviewError(HTTPStatus.NOT_FOUND, "not_found", msg("{path} is not a page of the review", path=path))
 
     def _post(self, path: str) -> tuple[HTTPStatus, str, bytes]:
         if path != "/save":
-            raise ReviewError(HTTPStatus.NOT_FOUND, "not_found", f"{path} takes no POST")
+            raise ReviewError(HTTPStatus.NOT_FOUND, "not_found", msg("{path} takes no POST", path=path))
         if not secrets.compare_digest(self.headers.get(TOKEN_HEADER, ""), self.server.review.token):
-            raise ReviewError(HTTPStatus.FORBIDDEN, "bad_token", "a save comes from the review page this server "
-                                                                 "served: load it again")
+            raise ReviewError(HTTPStatus.FORBIDDEN, "bad_token",
+                              msg("a save comes from the review page this server served: load it again"))
         try:
             length = int(self.headers.get("Content-Length", ""))
         except ValueError:
-            raise ReviewError(HTTPStatus.LENGTH_REQUIRED, "no_length", "a save says its length") from None
+            raise ReviewError(HTTPStatus.LENGTH_REQUIRED, "no_length", msg("a save says its length")) from None
         if not 0 <= length <= MAX_SAVE_BYTES:
             raise ReviewError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "too_large",
-                              f"a save is at most {MAX_SAVE_BYTES // 1024 // 1024} MiB")
+                              msg("a save is at most {mib} MiB", mib=MAX_SAVE_BYTES // 1024 // 1024))
         try:
             body = json.loads(self.rfile.read(length))
         except ValueError as err:
-            raise CorrectionError("bad_corrections", f"the save is not JSON: {err}") from None
+            raise CorrectionError("bad_corrections", msg("the save is not JSON: {reason}", reason=str(err))) from None
         if not isinstance(body, dict) or "corrections" not in body:
-            raise CorrectionError("bad_corrections", 'the save is not {"corrections": [...]}')
+            raise CorrectionError("bad_corrections", msg('the save is not {{"corrections": [...]}}'))
         saved = self.server.save(parse_corrections(body["corrections"]))
         return HTTPStatus.OK, "application/json", json.dumps(saved).encode()
 
@@ -247,7 +254,7 @@ class ReviewServer(ThreadingHTTPServer):
                 changed = None
             save_corrections(out, corrections)
             write_review(out, corrected_photos(labelled, by_name), formats, self.review.low, failures_in(out),
-                         only=changed)
+                         only=changed, lang=self.review.lang)
         yolo = ["labels/", "data.yaml", *SPLIT_FILES.values()]
         files = [CORRECTIONS_FILE, "review.html"] + (yolo if "yolo" in formats else []) \
             + (["annotations.json"] if "coco" in formats else [])
@@ -275,7 +282,7 @@ def run_review(args) -> int:
         raise UsageError(msg("{code}: {message} (correct it, or move it away to start afresh)", code=err.code,
                              message=err.message)) from None
     try:
-        server = ReviewServer(Review(out, args.review_conf, secrets.token_urlsafe(24)), args.port)
+        server = ReviewServer(Review(out, args.review_conf, secrets.token_urlsafe(24), args.lang), args.port)
     except OSError as err:
         raise UsageError(msg("cannot serve on {host}:{port}: {reason} (give another port with --port, or leave it "
                              "out for a free one)", host=HOST, port=args.port, reason=os_reason(err))) from None

@@ -97,11 +97,12 @@ def catalogue(lang: str) -> dict[tuple[str | None, str], str]:
             if m.id and isinstance(m.id, str) and m.string and not m.fuzzy}
 
 
-def page_words(lang: str) -> dict[str, str]:
-    """The phone page's sentences in ``lang`` (context ``page``), English template -> its translation."""
+def page_words(lang: str, page: str | None = None) -> dict[str, str]:
+    """A page's sentences in ``lang``, English template -> its translation: the phone page's (context ``page``),
+    or those of the context ``page`` names (``review``: the label review page's)."""
     from .extract import PAGE
 
-    return {text: said for (context, text), said in catalogue(lang).items() if context == PAGE}
+    return {text: said for (context, text), said in catalogue(lang).items() if context == (page or PAGE)}
 
 
 def say(text: Any, lang: str = DEFAULT_LANG) -> Any:

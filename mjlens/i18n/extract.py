@@ -3,7 +3,8 @@
 
 - ``extract_says``: ``says`` in ``scoring/safety.toml``, what a safety mark claims;
 - ``extract_page_js``: the phone page's scripts, each sentence written ``t("...")`` (or ``N_("...")`` where it is kept
-  in a constant and said later);
+  in a constant and said later); the same for the review page of ``mjlens label``, in the context ``review`` that
+  ``babel.cfg`` names;
 - ``extract_page_html``: the page's HTML, each element marked ``data-i18n`` (its text) or ``data-i18n-ATTR`` (that
   attribute's English).
 
@@ -17,8 +18,8 @@ from collections.abc import Iterator
 from html.parser import HTMLParser
 from typing import IO, Any
 
-#: The msgctxt of the phone page's sentences.
-PAGE = "page"
+#: The msgctxt of the phone page's sentences, and of the label review page's (``mjlens label``'s review.html).
+PAGE, REVIEW = "page", "review"
 
 Found = Iterator[tuple[int, str, Any, list[str]]]
 
@@ -33,14 +34,16 @@ def extract_says(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: 
 
 
 def extract_page_js(fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: dict[str, Any]) -> Found:
-    """Each ``t("...")`` of a page script, in the context ``page`` (as ``pmsg("page", "...")`` would give it)."""
+    """Each ``t("...")`` of a page script, in the context ``page`` (as ``pmsg("page", "...")`` would give it), or
+    in the one the mapping's option ``context`` names."""
     from babel.messages.extract import extract_javascript
 
+    context = options.get("context", PAGE)
     options = {**options, "parse_template_string": True}  # t() inside `${...}` of a template literal too
     for line, _, message, comments in extract_javascript(fileobj, {"t": None, "N_": None}, comment_tags, options):
         text = message[0] if isinstance(message, tuple) else message
         if text:
-            yield line, "pmsg", (PAGE, text), comments
+            yield line, "pmsg", (context, text), comments
 
 
 class _Marked(HTMLParser):

@@ -274,7 +274,7 @@ def write_outputs(output, photos, args, failures, corrections) -> int:
     except CorrectionError as err:
         raise UsageError(msg("{code}: {message} (correct it in corrections.jsonl, or move the file away)",
                              code=err.code, message=err.message)) from None
-    write_review(output, labelled, (args.format,), args.review_conf, failures)
+    write_review(output, labelled, (args.format,), args.review_conf, failures, lang=args.lang)
     write_failed(output, failures)
     return len(labelled)
 

@@ -3,7 +3,9 @@
  * done, what `mjlens profile create --from-corrections` reads), the labels (YOLO txt, COCO json) and this page with
  * the corrections in it. Served by `mjlens label --review DIR`, the server writes them into DIR; opened as a file,
  * the page writes them into the folder the reviewer picks (File System Access API) or downloads them as one zip.
- * Plain script, no library: the page is a single file that must open anywhere, offline. */
+ * Plain script, no library: the page is a single file that must open anywhere, offline. Its sentences are written
+ * t("...") and said in the words the page carries (data.words, from the catalogue's context "review", in the
+ * language of the command that wrote the page; none: English). */
 "use strict";
 (() => {
   // The page as written, taken before anything is drawn: a save made here writes it again with the new data.
@@ -14,6 +16,12 @@
   const SUPERCATEGORY = { m: "characters", p: "dots", s: "bamboo", z: "honours", f: "bonus" };
   const SERVED = !!data.token && location.protocol.startsWith("http");
   const MIN_DRAWN_PX = 4; // a drag shorter than this is a tap, not a box
+  const WORDS = data.words || {};
+  // a sentence in the page's language, its {fields} filled from params
+  function t(text, params = {}) {
+    const template = WORDS[text] || text;
+    return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+  }
 
   const photos = data.photos.map((p, i) => ({ ...p, i, tiles: p.tiles.map((t) => ({ ...t })) }));
   const isLow = (t) => t.confidence !== undefined && t.confidence < data.low;
@@ -38,7 +46,10 @@
     node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
     return node;
   }
-  const plural = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
+  const photoCount = (n) => (n === 1 ? t("{n} photo", { n }) : t("{n} photos", { n }));
+  const tileCount = (n) => (n === 1 ? t("{n} tile", { n }) : t("{n} tiles", { n }));
+  const progress = (done, changed) => t("{done} of {photos} done · {changed} changed",
+    { done, photos: photoCount(photos.length), changed });
   const pct = (v, whole) => `${(100 * v / whole).toFixed(3)}%`;
 
   // ---- the bar -------------------------------------------------------------------------------------------------
@@ -46,19 +57,19 @@
     const done = photos.filter((p) => p.done).length;
     const changed = photos.filter((p) => p.corrected).length;
     $("#bar").replaceChildren(
-      el("span", { class: "title" }, "Labels review"),
-      el("span", { id: "progress" }, `${done} of ${plural(photos.length, "photo")} done · ${changed} changed`),
-      el("label", {}, "Show ", el("select", { id: "show", onchange: drawPhotos },
-        el("option", { value: "all" }, "every photo"), el("option", { value: "todo" }, "photos not done"))),
+      el("span", { class: "title" }, t("Labels review")),
+      el("span", { id: "progress" }, progress(done, changed)),
+      el("label", {}, t("Show "), el("select", { id: "show", onchange: drawPhotos },
+        el("option", { value: "all" }, t("every photo")), el("option", { value: "todo" }, t("photos not done")))),
       el("button", { id: "save", class: "primary" + (unsaved ? " unsaved" : ""), onclick: save,
-        title: SERVED ? "write the labels and corrections into the output folder"
-          : "write the labels and corrections into the output folder you pick, or download them" }, "Save"),
+        title: SERVED ? t("write the labels and corrections into the output folder")
+          : t("write the labels and corrections into the output folder you pick, or download them") }, t("Save")),
       el("span", { id: "save-status", role: "status" }));
   }
   function updateBar() {
     const done = photos.filter((p) => p.done).length;
     const changed = photos.filter((p) => p.corrected).length;
-    $("#progress").textContent = `${done} of ${plural(photos.length, "photo")} done · ${changed} changed`;
+    $("#progress").textContent = progress(done, changed);
     $("#save").classList.toggle("unsaved", unsaved);
   }
   function say(text, bad = false, ...extra) {
@@ -84,7 +95,7 @@
   }
   function card(photo) {
     const low = photo.done ? 0 : photo.tiles.filter(isLow).length;
-    const boxes = photo.tiles.map((t, j) => box(photo, t, j));
+    const boxes = photo.tiles.map((tile, j) => box(photo, tile, j));
     const area = el("div", { class: "photo", style: `aspect-ratio: ${photo.width} / ${photo.height}` },
       el("img", { src: photo.src, alt: "", loading: "lazy", draggable: "false" }), ...boxes);
     area.addEventListener("pointerdown", (e) => startDrawing(e, photo, area));
@@ -92,31 +103,33 @@
       "data-i": photo.i, "data-image": photo.image },
       el("figcaption", {},
         el("span", { class: "name" }, photo.image),
-        el("span", { class: "meta" }, `${photo.width}x${photo.height}, ${plural(photo.tiles.length, "tile")}`
-          + (low ? `, ${low} to check` : "") + (photo.corrected ? ", changed" : "")),
+        el("span", { class: "meta" }, `${photo.width}x${photo.height}, ${tileCount(photo.tiles.length)}`
+          + (low ? t(", {n} to check", { n: low }) : "") + (photo.corrected ? t(", changed") : "")),
         el("span", { class: "actions" },
-          el("button", { class: "draw", "aria-pressed": String(drawing === photo), title: "then drag over a missed tile",
+          el("button", { class: "draw", "aria-pressed": String(drawing === photo),
+            title: t("then drag over a missed tile"),
             onclick: () => { drawing = drawing === photo ? null : photo; closePicker(); drawCard(photo); } },
-            "Draw a box"),
+            t("Draw a box")),
           el("button", { class: "done", "aria-pressed": String(!!photo.done),
-            title: "every box of this photo is right", onclick: () => { photo.done = !photo.done; changed(photo); } },
-            photo.done ? "Done ✓" : "Done"))),
+            title: t("every box of this photo is right"), onclick: () => { photo.done = !photo.done; changed(photo); } },
+            photo.done ? t("Done ✓") : t("Done")))),
       area);
     if (drawing === photo) figure.classList.add("drawing");
     return figure;
   }
-  function box(photo, t, j) {
-    const [x1, y1, x2, y2] = t.box;
-    const low = !photo.done && isLow(t);
+  function box(photo, tile, j) {
+    const [x1, y1, x2, y2] = tile.box;
+    const low = !photo.done && isLow(tile);
     const isSelected = selected && selected.photo === photo && selected.index === j;
     return el("button", {
-      class: "b" + (low ? " low" : "") + (t.confidence === undefined ? " edited" : "") + (isSelected ? " selected" : ""),
-      "data-t": j, "data-code": t.code, type: "button",
-      "aria-label": `${t.code}${t.confidence === undefined ? "" : `, confidence ${t.confidence.toFixed(2)}`}`,
+      class: "b" + (low ? " low" : "") + (tile.confidence === undefined ? " edited" : "") + (isSelected ? " selected" : ""),
+      "data-t": j, "data-code": tile.code, type: "button",
+      "aria-label": tile.confidence === undefined ? tile.code
+        : t("{code}, confidence {confidence}", { code: tile.code, confidence: tile.confidence.toFixed(2) }),
       style: `left:${pct(x1, photo.width)};top:${pct(y1, photo.height)};width:${pct(x2 - x1, photo.width)};`
         + `height:${pct(y2 - y1, photo.height)}`,
       onclick: (e) => { e.stopPropagation(); openPicker(photo, j); },
-    }, el("span", {}, t.code + (low ? ` ${t.confidence.toFixed(2)}` : "")));
+    }, el("span", {}, tile.code + (low ? ` ${tile.confidence.toFixed(2)}` : "")));
   }
 
   // ---- drawing a missed tile -----------------------------------------------------------------------------------
@@ -169,13 +182,15 @@
     const likely = (tile.alternatives || []).filter((c) => c !== tile.code);
     $("#picker").replaceChildren(
       el("div", { class: "head" },
-        el("span", { class: "what", id: "picker-what" }, drawn ? "New box: pick its code"
-          : `${photo.image}, tile ${index + 1}: ${tile.code}` + (tile.confidence === undefined ? ""
-            : ` (read at ${tile.confidence.toFixed(2)})`)),
+        el("span", { class: "what", id: "picker-what" }, drawn ? t("New box: pick its code")
+          : t("{image}, tile {number}: {code}", { image: photo.image, number: index + 1, code: tile.code })
+            + (tile.confidence === undefined ? ""
+              : t(" (read at {confidence})", { confidence: tile.confidence.toFixed(2) }))),
         el("button", { id: "picker-delete", class: "danger", type: "button", onclick: deleteSelected },
-          "Delete box"),
-        el("button", { id: "picker-close", type: "button", onclick: closePicker }, "Close")),
-      likely.length ? el("div", { class: "likely" }, "The reader's next guesses: ", ...likely.map(codeButton)) : null,
+          t("Delete box")),
+        el("button", { id: "picker-close", type: "button", onclick: closePicker }, t("Close"))),
+      likely.length ? el("div", { class: "likely" }, t("The reader's next guesses: "), ...likely.map(codeButton))
+        : null,
       ...rows);
     $("#picker").hidden = false;
   }
@@ -270,7 +285,7 @@
   // ---- saving --------------------------------------------------------------------------------------------------
   async function save() {
     const count = reviewed().length;
-    say("Saving…");
+    say(t("Saving…"));
     try {
       let where;
       if (SERVED) where = await saveToServer();
@@ -278,13 +293,13 @@
       else where = download();
       unsaved = false;
       updateBar();
-      say(`Saved ${plural(count, "photo")} changed or done: ${where}`);
+      say(t("Saved {photos} changed or done: {where}", { photos: photoCount(count), where }));
     } catch (err) {
       if (err.name === "AbortError") {
-        say("Not saved: no folder chosen.", true, el("button", { type: "button", onclick: saveDownload },
-          "Download instead"));
+        say(t("Not saved: no folder chosen."), true, el("button", { type: "button", onclick: saveDownload },
+          t("Download instead")));
       } else {
-        say(`Not saved: ${err.message}`, true);
+        say(t("Not saved: {reason}", { reason: err.message }), true);
       }
     }
   }
@@ -292,7 +307,7 @@
     const where = download();
     unsaved = false;
     updateBar();
-    say(`Saved: ${where}`);
+    say(t("Saved: {where}", { where }));
   }
   async function saveToServer() {
     const answer = await fetch("save", { method: "POST", headers: { "Content-Type": "application/json",
@@ -303,7 +318,7 @@
       const error = body.error || { code: `http_${answer.status}`, message: answer.statusText };
       throw new Error(`${error.code}: ${error.message}`);
     }
-    return `written into the output folder (${body.files.join(", ")})`;
+    return t("written into the output folder ({files})", { files: body.files.join(", ") });
   }
   async function saveToFolder() {
     if (!folder) {
@@ -312,7 +327,8 @@
         await chosen.getDirectoryHandle("images");
         await chosen.getFileHandle("review.html");
       } catch {
-        throw new Error(`${chosen.name} is not the output folder: pick the folder that holds review.html and images/`);
+        throw new Error(t("{folder} is not the output folder: pick the folder that holds review.html and images/",
+          { folder: chosen.name }));
       }
       folder = chosen;
     }
@@ -325,7 +341,7 @@
       await writable.write(file.text);
       await writable.close();
     }
-    return `written into ${folder.name}/ (${files.length} files)`;
+    return t("written into {folder}/ ({n} files)", { folder: folder.name, n: files.length });
   }
   function download() {
     const blob = new Blob([zip(savedFiles())], { type: "application/zip" });
@@ -334,7 +350,7 @@
     link.click();
     link.remove();
     setTimeout(() => URL.revokeObjectURL(link.href), 60000);
-    return "review-save.zip downloaded: unzip it into the output folder (unzip -o review-save.zip -d FOLDER)";
+    return t("review-save.zip downloaded: unzip it into the output folder (unzip -o review-save.zip -d FOLDER)");
   }
 
   // A zip of stored (uncompressed) files: labels and JSON are small, and the archive needs no library.
