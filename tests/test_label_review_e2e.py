@@ -153,3 +153,36 @@ def test_a_save_from_the_page_opened_as_a_file_downloads_what_the_run_writes(lab
     browser.get((out / "review.html").as_uri())
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "figure.card")) == 2)
     assert browser.find_element(By.CSS_SELECTOR, box("b.png", 0)).get_attribute("data-code") == "2p"
+
+
+def test_the_page_written_in_chinese_says_no_english_sentence(labelled, browser):  # noqa: F811
+    import threading
+
+    from lang_check import english_sentences
+
+    from mjlens.api.labelling.outputs import OutputFolder
+    from mjlens.api.labelling.review_server import Review, ReviewServer
+
+    _, out = labelled
+    server = ReviewServer(Review(OutputFolder(out), 0.6, "secret-token", "zh"))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        wait = WebDriverWait(browser, 20)
+        browser.get(server.url)
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "figure.card")) == 2)
+        click(browser, box("a.jpg", 0))
+        wait.until(ec.visibility_of_element_located((By.ID, "picker")))
+        text = browser.find_element(By.TAG_NAME, "body").text
+        titles = " ".join(e.get_attribute("title") or "" for e in browser.find_elements(By.CSS_SELECTOR, "[title]")
+                          if not e.get_attribute("data-code"))
+        assert "標註檢查" in text and english_sentences(text + "\n" + titles) == [], text
+        click(browser, "#picker-close")
+        click(browser, "#save")
+        wait.until(lambda d: d.find_element(By.ID, "save-status").text.startswith(("已儲存", "未儲存")))
+        assert browser.find_element(By.ID, "save-status").text.startswith("已儲存")
+        assert english_sentences(browser.find_element(By.ID, "save-status").text) == []
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)

@@ -125,6 +125,61 @@ def test_label_refuses_corrections_it_cannot_use_in_chinese(fake, photos, tmp_pa
     said_in_chinese(capsys, ["label", str(photos), "--out", str(out)], 2)
 
 
+def _page_text(page: str) -> str:
+    """What a reader sees of a review page before its script runs: the text outside tags, scripts and styles."""
+    import re
+
+    page = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", page, flags=re.S)
+    return re.sub(r"<[^>]+>", " ", page)
+
+
+def test_label_writes_its_review_page_in_chinese(fake, photos, tmp_path, capsys):
+    from mjlens.i18n import catalogue
+
+    out = tmp_path / "out"
+    assert main(["label", str(photos), "--out", str(out), "--lang", "zh"]) == 0
+    page = (out / "review.html").read_text(encoding="utf-8")
+    text = _page_text(page)
+    assert "標註檢查" in text and english_sentences(text) == [], text
+    data = json.loads(page.split('id="review-data">', 1)[1].split("</script>", 1)[0])
+    # the page's script says every sentence it has in the words the page carries
+    script = (REPO / "api" / "labelling" / "review_page" / "review.js").read_text(encoding="utf-8")
+    import re
+
+    written = set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', script)) - {"..."}  # t("...") of its comment
+    assert written and {w.replace('\\"', '"') for w in written} <= set(data["words"])
+    assert all(data["words"][key] == catalogue("zh")[("review", key)] for key in data["words"])
+    assert main(["label", str(photos), "--out", str(out)]) == 0  # English again, as the run that wrote it last
+    assert "Labels review" in (out / "review.html").read_text(encoding="utf-8")
+
+
+def test_the_review_server_answers_in_the_language_of_its_page(fake, photos, tmp_path):
+    import http.client
+    import threading
+
+    from mjlens.api.labelling.outputs import OutputFolder
+    from mjlens.api.labelling.review_server import Review, ReviewServer
+
+    out = tmp_path / "out"
+    assert main(["label", str(photos), "--out", str(out)]) == 0
+    server = ReviewServer(Review(OutputFolder(out), 0.6, "secret-token", "zh"))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        for method, path, headers in (("GET", "/", {}), ("POST", "/save", {"X-Review-Token": "wrong"}),
+                                      ("GET", "/nosuch", {})):
+            connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=30)
+            connection.request(method, path, body=b"{}" if method == "POST" else None, headers=headers)
+            body = connection.getresponse().read().decode("utf-8")
+            connection.close()
+            said = _page_text(body) if path == "/" else json.loads(body)["error"]["message"]
+            assert said.strip() and english_sentences(said) == [], said
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
 # -- eval ----------------------------------------------------------------------------------------------------------
 
 
