@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
-from mjlens.i18n import msg, say, tr
+from mjlens.i18n import msg, pmsg, say, tr
 
 from ..lang import add_lang_flag
 from ..main import EXIT_OK, UsageError
@@ -100,7 +100,7 @@ def run(args) -> int:
     if args.sweep:
         return run_sweep(args, detector)
     try:
-        samples = collect_samples(args.data, detector, args.split, progress=_progress(args.json),
+        samples = collect_samples(args.data, detector, args.split, progress=_progress(args.json, args.lang),
                                   exclude=args.excluded, fixes=args.label_fixes, turn=args.turn)
         report = evaluate_samples(samples, classes=sorted(set(detector.names), key=detector.names.index))
         if args.confusion:
@@ -212,7 +212,7 @@ def run_sweep(args, detector) -> int:
     table holding its threshold for the next."""
     from mjlens.vision.evaluate import EvalError, best_setting, sweep, sweep_thresholds
 
-    scope = {"split": args.split, "progress": _progress(args.json), "exclude": args.excluded,
+    scope = {"split": args.split, "progress": _progress(args.json, args.lang), "exclude": args.excluded,
              "fixes": args.label_fixes}
     tables = []
     try:
@@ -248,12 +248,13 @@ def run_sweep(args, detector) -> int:
     return EXIT_OK
 
 
-def _progress(quiet: bool):
+def _progress(quiet: bool, lang: str):
     if quiet or not sys.stderr.isatty():
         return None
     from tqdm import tqdm
 
-    return lambda items: tqdm(items, desc="eval", unit="photo", file=sys.stderr)
+    unit = say(pmsg("unit", "photo"), lang)
+    return lambda items: tqdm(items, desc="eval", unit=unit, file=sys.stderr)
 
 
 def print_report(report: dict, lang: str = "en") -> None:
