@@ -176,7 +176,8 @@ def print_truth_report(report: dict, lang: str = "en") -> None:
                      figure=fig(red["read_red"]), labelled=red["labelled"], plain=red["plain_read_red"]))
     for key, name in (("most_missed", msg("most missed")), ("most_extra", msg("most read in excess"))):
         if report[key]:
-            console.print(f"  {say(name, lang)}: " + ", ".join(f"{code} {n}" for code, n in report[key].items()))
+            console.print(tr(lang, "  {name}: {counts}", name=name,
+                             counts=", ".join(f"{code} {n}" for code, n in report[key].items())))
     for photo in report["per_photo"]:
         if not photo["exact"]:
             line = tr(lang, "  {image}: {right} of {labelled} right, {read} read", image=photo["image"],
