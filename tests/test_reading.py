@@ -11,6 +11,7 @@ from test_zoom import spied_pair, tiles
 from mjlens.vision.detection import Detection
 from mjlens.vision.reading.path import KeepAt, Reading, read_photo
 from mjlens.vision.reading.second import SECOND_READINGS
+from mjlens.vision.reading.second.small_tiles import FEW_TILES
 
 
 def test_the_second_readings_are_tried_in_one_order():
@@ -61,14 +62,17 @@ def test_the_readings_that_apply_are_weighed_in_order_until_one_that_ends():
     assert [t.code for t in with_candidates.candidates] == ["1m", "2m", "3m", "5m"]
 
 
-@pytest.mark.parametrize("anchors, runs", [
-    (level_anchors, [None, 768]),  # tiles small at the 64 px input: read again larger
-    (diagonal_anchors, [None, 768]),  # a diagonal row: read again turned level (and larger)
-    (upright_anchors, [None, None, 768, None, 768]),  # rows running up: read whole a quarter turn each way
-    (lambda: tiles(8), [None] * 15),  # too few tiles kept: located at every squash, the best three read
+@pytest.mark.parametrize("anchors, runs, few_tiles", [
+    (level_anchors, [None, 768], 0),  # tiles small at the 64 px input: read again larger
+    (diagonal_anchors, [None, 768], 0),  # a diagonal row: read again turned level (and larger)
+    (upright_anchors, [None, None, 768, None, 768], 0),  # rows running up: read whole a quarter turn each way
+    (lambda: tiles(8), [None] * 15, 0),  # too few tiles kept: located at every squash, the best three read
+    # fewer tiles than a hand, small: the whole photo read larger first; surer here, so the squashes need not be
+    (lambda: tiles(8), [None, 768, 768], FEW_TILES),
 ])
-def test_the_product_and_the_evaluation_keep_the_same_tiles(tmp_path, anchors, runs):
+def test_the_product_and_the_evaluation_keep_the_same_tiles(tmp_path, anchors, runs, few_tiles):
     pair, sizes = spied_pair(tmp_path, anchors())
+    pair.few_tiles = few_tiles  # 0: the first reading of few tiles stands, as each second reading is tested here
     photo = np.zeros((128, 192, 3), np.uint8)
     tiles_read = pair.detect(photo)
     assert sizes == runs  # the detector's input size at each run

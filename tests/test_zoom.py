@@ -10,15 +10,18 @@ from test_twostage import tiny_classifier
 
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.detection import Detection
+from mjlens.vision.reading.path import Reading
 from mjlens.vision.reading.reader import TwoStageDetector
 from mjlens.vision.reading.second.small_tiles import (
     COVERED,
+    FEW_LARGE,
     REACH,
     SMALL_TILE,
     ZOOM_INPUT,
     ZOOM_MARGIN,
     band,
     combined,
+    few_tiles_input,
     median_tile_side,
     near,
     second_reading_input,
@@ -96,6 +99,7 @@ def tiles(side: float, per_row: int = 5, rows: int = 1) -> list[np.ndarray]:
 
 def test_a_photo_of_small_tiles_is_read_again_at_the_larger_input(tmp_path, photo):
     pair, sizes = spied_pair(tmp_path, tiles(8))  # 8 px at a 64 px input
+    pair.few_tiles = 0  # the first reading of few tiles stands (the test below makes it again)
     found = pair.detect(photo)
     assert sizes == [None, ZOOM_INPUT]
     # the second reading's boxes are kept: the same anchors, read at ZOOM_INPUT input px for the 128 px photo
@@ -113,8 +117,33 @@ def test_a_photo_of_small_tiles_is_read_again_at_the_larger_input(tmp_path, phot
     assert sizes == [None, ZOOM_INPUT] and pair.arounds[0] is None and pair.arounds[1] is not None
 
 
+def test_a_first_reading_of_few_small_tiles_is_made_again_larger_and_the_surer_kept(tmp_path, photo):
+    assert few_tiles_input(row(12, 20, 30), 1000, 800, input_size=448) == ZOOM_INPUT  # 9 px at 448
+    assert few_tiles_input([], 1000, 800, input_size=448) == ZOOM_INPUT  # nothing found at all
+    assert few_tiles_input(row(13, 20, 30), 1000, 800, input_size=448) is None  # a hand's worth: judged by size
+    large = FEW_LARGE * 1000 / 448 + 1
+    assert few_tiles_input(row(3, large, large * 1.3), 1000, 800, input_size=448) is None  # a close-up
+    assert few_tiles_input(row(3, 20, 30), 1000, 800, input_size=ZOOM_INPUT) is None
+
+    pair, sizes = spied_pair(tmp_path, tiles(8))
+    first_reading = pair.first_reading
+    surer = Detection("5p", (1, 1, 20, 26), 0.99)
+
+    def more_when_larger(bgr, pixel_scale=1.0, keep_at=None, input_size=None, around=None, **kwargs):
+        reading = first_reading(bgr, pixel_scale, keep_at, input_size, around, **kwargs)
+        if input_size == ZOOM_INPUT and around is None:  # the whole photo read larger finds one tile more
+            return Reading([*reading.tiles, surer], reading.candidates)
+        return reading
+
+    pair.first_reading = more_when_larger
+    assert surer in pair.detect(photo)
+    many, sizes = spied_pair(tmp_path / "many", tiles(8, rows=3))  # as many as a hand: read once whole
+    many.detect(photo)
+    assert sizes == [None, ZOOM_INPUT] and many.arounds[1] is not None
+
+
 def test_large_tiles_and_fixed_inputs_are_read_once(tmp_path, photo):
-    pair, sizes = spied_pair(tmp_path, tiles(SMALL_TILE + 2, per_row=4, rows=2), input_size=128)
+    pair, sizes = spied_pair(tmp_path, tiles(SMALL_TILE + 2, per_row=4, rows=4), input_size=128)
     pair.detect(photo)
     assert sizes == [None]
     fixed, sizes = spied_pair(tmp_path / "fixed", tiles(8), fixed=True)

@@ -33,7 +33,13 @@ from mjlens.vision.reading.closer_view import with_closer_view
 from mjlens.vision.reading.path import KeepAt, Reading, one_set, read_photo
 from mjlens.vision.reading.row_gaps import ROW_KEEP, ROW_TILE, row_gaps
 from mjlens.vision.reading.second import SECOND_READINGS
-from mjlens.vision.reading.second.small_tiles import COVERED, ZOOM_INPUT, second_reading_input
+from mjlens.vision.reading.second.small_tiles import (
+    COVERED,
+    FEW_TILES,
+    ZOOM_INPUT,
+    few_tiles_input,
+    second_reading_input,
+)
 from mjlens.vision.reading.second.squeezed import MIN_TILES, Squash, candidate_squashes, reading_score
 from mjlens.vision.reading.second.turned import ON_THEIR_SIDE, QUARTER, median_aspect, row_turn, rows_upright
 from mjlens.vision.reading.sure_boxes import sure_boxes
@@ -90,6 +96,7 @@ class TwoStageDetector:
                  zoom_input: int | None = ZOOM_INPUT):
         self.detector = detector
         self.zoom_input = zoom_input  # None: a photo of small tiles is not read a second time
+        self.few_tiles = FEW_TILES  # 0: a first reading of few tiles is not made again larger
         self.classifier = classifier
         self.keep_at = KeepAt(conf, bonus_conf, back_conf)
         self.floor = min(floor, self.keep_at.lowest)
@@ -232,8 +239,23 @@ class TwoStageDetector:
         """The reading of a photo: its first reading, then the second readings that apply
         (``vision.reading.second``), at ``keep_at`` (the pair's by default); with ``candidates_at``, the
         candidates for mAP kept along the way."""
-        return read_photo(self, bgr, pixel_scale, keep_at or self.keep_at, SECOND_READINGS,
-                          candidates_at=candidates_at)
+        keep_at = keep_at or self.keep_at
+        first = self.first_reading(bgr, pixel_scale, keep_at, candidates_at=candidates_at)
+        if (zoom := self.few_tiles_zoom(first.tiles, bgr, pixel_scale)) is not None:
+            larger = self.first_reading(bgr, pixel_scale, keep_at, zoom, candidates_at=candidates_at)
+            if reading_score(larger.tiles) > reading_score(first.tiles):
+                first = larger
+        return read_photo(self, bgr, pixel_scale, keep_at, SECOND_READINGS, candidates_at=candidates_at,
+                          first=first)
+
+    def few_tiles_zoom(self, found: Sequence[Detection], bgr: np.ndarray, pixel_scale: float = 1.0) -> int | None:
+        """The larger detector input to make the first reading at again when it found fewer tiles than a hand,
+        none of them large (``vision.reading.second.small_tiles.few_tiles_input``); None as ``zoom_for``."""
+        if self.detector.fixed_shape or not self.zoom_input:
+            return None
+        height, width = bgr.shape[:2]
+        return few_tiles_input(found, width / pixel_scale, height / pixel_scale, self.input_size, self.zoom_input,
+                               self.few_tiles)
 
     def detect(self, bgr: np.ndarray, pixel_scale: float = 1.0, *, conf: float | None = None,
                bonus_conf: float | None = None, back_conf: float | None = None) -> list[Detection]:

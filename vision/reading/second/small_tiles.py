@@ -11,6 +11,11 @@ the table around the hand that the labels leave out, and a phone); the first rea
 (``combined``), and so the detector runs only on the part of the larger input round the tiles found
 (``ZOOM_MARGIN``). The classifier cuts its crops from the decoded photo either way, so only where the boxes are found
 changes. The second reading ``SMALL_TILES``.
+
+A first reading that found fewer tiles than a hand, none of them large, has too few to judge their size by: in a
+whole-table photo the detector may find one or two tiles of a hand standing across the table. The first reading
+is then made again over the whole photo at ``ZOOM_INPUT`` and the surer of the two is the first reading
+(``few_tiles_input``; docs/experiments/small-tiles.md).
 """
 
 from __future__ import annotations
@@ -39,6 +44,9 @@ REACH = 1.5
 #: 99 ms a photo read twice instead of 145, tile accuracy 0.9388 against 0.9392, 173 photos exactly right against
 #: 168 (3 tile sides: 93 ms, 0.9372, 171); at full size the same figures (docs/experiments/small-tiles.md).
 ZOOM_MARGIN = 6.0
+#: A first reading with fewer tiles than a hand (``few_tiles_input``) whose median tile is under this many pixels
+#: at the detector's input is made again at ``ZOOM_INPUT`` over the whole photo, and the surer of the two kept.
+FEW_TILES, FEW_LARGE = 13, 40
 #: A tile of the first reading overlapping a kept tile of the second this much is the same tile.
 SAME_TILE_IOU = 0.3
 #: In the second reading, a box whose area better boxes cover together this much is dropped: at 768 px the
@@ -64,6 +72,19 @@ def second_reading_input(tiles: Sequence[Detection], width: float, height: float
     if len(tiles) < MIN_TILES or zoom <= input_size:
         return None
     return zoom if median_tile_side(tiles, max(width, height), input_size) < small_tile else None
+
+
+def few_tiles_input(found: Sequence[Detection], width: float, height: float, input_size: int,
+                    zoom: int = ZOOM_INPUT, few: int = FEW_TILES) -> int | None:
+    """The input size to read the whole photo at afresh when its first reading found fewer tiles than a hand
+    (``few``: ``FEW_TILES``), none of them large (``FEW_LARGE``): in a photo of a whole table, or of a hand standing far
+    off, the tiles may be too small for the detector to find more than a few, too few for ``second_reading_input``
+    to judge their size by. None when it found enough, or large ones (a close-up), or the input is that large."""
+    if len(found) >= few or zoom <= input_size:
+        return None
+    if found and median_tile_side(found, max(width, height), input_size) >= FEW_LARGE:
+        return None
+    return zoom
 
 
 def band(tiles: Sequence[Detection], margin: float = ZOOM_MARGIN) -> tuple[float, float, float, float]:
