@@ -338,3 +338,18 @@ def test_a_killed_runs_temporary_files_are_removed_and_a_second_run_into_the_fol
         assert not list((out / "recognitions").iterdir())
     assert main(["label", str(photos), "--out", str(out)]) == 0
     assert sorted(p.name for p in (out / "recognitions").iterdir()) == ["a.json", "b.json", "day2__c.json"]
+
+
+def test_a_red_five_is_labelled_as_its_five_not_left_out():
+    from mjlens.api.labelling.labels import coco, yolo_lines
+    from mjlens.api.labelling.labels import review_data as page_data
+
+    reading = {"image": "a.jpg", "width": 100, "height": 50,
+               "tiles": [{"code": "0s", "box": [10, 10, 30, 40], "confidence": 0.9},
+                         {"code": "3m", "box": [40, 10, 60, 40], "confidence": 0.9}]}
+    assert [line.split()[0] for line in yolo_lines(reading)] == [str(DETECTOR_CLASSES.index("5s")),
+                                                                 str(DETECTOR_CLASSES.index("3m"))]
+    photo = type("Photo", (), {"image_name": "a.jpg"})()
+    assert [a["category_id"] - 1 for a in coco([(photo, reading)])["annotations"]] == [
+        DETECTOR_CLASSES.index("5s"), DETECTOR_CLASSES.index("3m")]
+    assert [t["code"] for t in page_data([(photo, reading)], 0.6, ["yolo"])["photos"][0]["tiles"]] == ["5s", "3m"]

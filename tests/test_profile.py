@@ -456,3 +456,13 @@ def test_the_service_reads_with_its_default_profile_or_says_why_not(made, good):
         assert ready.status_code == (200 if good else 503)
         if not good:
             assert "bad_profile" in ready.json()["error"]["message"]
+
+
+def test_a_red_five_in_corrections_teaches_its_five(sheet, tmp_path, capsys):
+    reading = {"image": str(sheet), "tiles": [{"code": "0p", "box": [0, 0, 40, 50]},
+                                              {"code": "1m", "box": [40, 0, 80, 50]}]}
+    corrections = tmp_path / "corrections.jsonl"
+    corrections.write_text(json.dumps([reading]) + "\n")  # as mjlens recognize --json prints it
+    out = tmp_path / "set.npz"
+    assert main(["profile", "create", "--from-corrections", str(corrections), "--out", str(out), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["codes"] == ["1m", "5p"]

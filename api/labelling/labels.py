@@ -18,7 +18,7 @@ import yaml
 
 from mjlens.i18n import DEFAULT_LANG, Message, page_words, pmsg, say
 from mjlens.i18n.extract import REVIEW
-from mjlens.scoring.tiles import DETECTOR_CLASSES, NAMES_ZH
+from mjlens.scoring.tiles import DETECTOR_CLASSES, NAMES_ZH, RED_FIVES, plain_code
 
 from .outputs import json_text
 
@@ -31,7 +31,11 @@ SUPERCATEGORY = {"m": "characters", "p": "dots", "s": "bamboo", "z": "honours", 
 
 
 def known_tiles(recognition: dict[str, Any]) -> list[dict[str, Any]]:
-    return [t for t in recognition.get("tiles", []) if t.get("code") in CLASS_INDEX]
+    """The tiles of a reading in the detector's classes: a red five (``0p``) is labelled as its five, the class the
+    detector gives it, not left out."""
+    tiles = [{**t, "code": plain_code(t["code"])} if t.get("code") in RED_FIVES else t
+             for t in recognition.get("tiles", [])]
+    return [t for t in tiles if t.get("code") in CLASS_INDEX]
 
 
 def yolo_lines(recognition: dict[str, Any]) -> list[str]:

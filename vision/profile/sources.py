@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from mjlens.i18n import msg
-from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES
+from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES, plain_code
 from mjlens.vision import evaluate
 from mjlens.vision.profile.calibration import layout_examples, stood_up
 from mjlens.vision.profile.errors import ProfileError
@@ -130,7 +130,8 @@ def profile_from_corrections(path: str | Path, features: FeatureReader) -> Profi
                 continue
             try:
                 image_path = Path(reading["image"])
-                tiles = [(str(t["code"]), tuple(float(v) for v in t["box"])) for t in reading["tiles"]]
+                # a red five (0p) as recognize --json names it teaches its five's face
+                tiles = [(plain_code(str(t["code"])), tuple(float(v) for v in t["box"])) for t in reading["tiles"]]
             except (ValueError, KeyError, TypeError) as err:
                 raise ProfileError("bad_labels", msg("{path}:{number}: not a Recognition JSON line ({err})",
                                                      path=path, number=number, err=err)) from None
