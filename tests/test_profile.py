@@ -466,3 +466,26 @@ def test_a_red_five_in_corrections_teaches_its_five(sheet, tmp_path, capsys):
     out = tmp_path / "set.npz"
     assert main(["profile", "create", "--from-corrections", str(corrections), "--out", str(out), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["codes"] == ["1m", "5p"]
+
+
+def test_a_profile_that_trusts_every_reading_is_known_to_change_none():
+    probs = np.random.default_rng(1).dirichlet(np.ones(len(DETECTOR_CLASSES)), size=5).astype(np.float32)
+    features = unit(np.random.default_rng(2).normal(size=(5, 8)).astype(np.float32))
+    inert = small_profile(trusted=1.0)
+    assert inert.changes_no_reading()
+    np.testing.assert_allclose(matched_probabilities(probs, features, inert), probs, atol=1e-6)
+    assert not small_profile(trusted=0.5).changes_no_reading()
+    assert not small_profile(complete=True, trusted=1.0).changes_no_reading()  # rules out the codes it lacks
+    whole = [c for c in DETECTOR_CLASSES if c != "back"]
+    assert Profile.of_examples(whole, np.eye(len(whole), dtype=np.float32), "a" * 64, "sheet",
+                               codes=whole).changes_no_reading()
+
+
+@pytest.mark.parametrize("inert", [True, False])
+def test_profile_create_says_when_the_profile_changes_no_reading(sheet, tmp_path, capsys, monkeypatch, inert):
+    monkeypatch.setattr(Profile, "changes_no_reading", lambda self: inert)
+    reading = {"image": str(sheet), "tiles": [{"code": "1m", "box": [0, 0, 40, 50]}]}
+    corrections = tmp_path / "corrections.jsonl"
+    corrections.write_text(json.dumps(reading) + "\n")
+    assert main(["profile", "create", "--from-corrections", str(corrections), "--out", str(tmp_path / "p.npz")]) == 0
+    assert ("changes no reading" in capsys.readouterr().err) == inert

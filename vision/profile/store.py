@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from mjlens.i18n import msg
-from mjlens.scoring.tiles import DETECTOR_CLASSES
+from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES
 from mjlens.vision.profile.errors import ProfileError
 
 FORMAT = "mjlens-profile"
@@ -129,6 +129,13 @@ class Profile:
                    tuple(str(c) for c in fields["example_codes"]), features.astype(np.float16),
                    str(fields["classifier"]), tuple(str(s) for s in fields["sources"]),
                    reliance.astype(np.float32))
+
+    def changes_no_reading(self) -> bool:
+        """Whether reading with this profile reads every photo as the shipped classifier alone does: it trusts every
+        shipped reading (each of its examples was read surely as its code, and as no other example's code) and, if
+        complete, rules out no code. Profiles of photos the reader already reads right are often such."""
+        rules_out = self.complete and set(self.codes) | {BACK_CODE} != set(DETECTOR_CLASSES)
+        return bool((np.asarray(self.reliance) >= 1.0).all()) and not rules_out
 
     def summary(self) -> dict:
         """What a person wants to know of a profile: its codes, examples and sources."""

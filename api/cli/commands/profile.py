@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from mjlens.i18n import msg, pmsg, ptr, tr
+from mjlens.i18n import msg, pmsg, ptr, say, tr
 from mjlens.i18n.os_errors import os_reason
 
 from ..lang import add_lang_flag
@@ -20,6 +20,12 @@ from ..main import EXIT_OK, UsageError
 #: What a profile is made from (``vision.profile.store.SOURCES``), as its summary names them, for the catalogue.
 SOURCE_WORDS = (pmsg("profile source", "sheet"), pmsg("profile source", "labels"),
                 pmsg("profile source", "corrections"))
+
+
+#: Said when a profile trusts every reading of the shipped classifier: reading with it changes nothing
+#: (docs/experiments/profile-real-sets.md).
+NO_CHANGE = msg("this profile changes no reading: the reader already read each of its tiles surely as its code; "
+                "make it from photos with the tiles the reader misreads or misses, corrected")
 
 
 def register(sub) -> None:
@@ -115,6 +121,8 @@ def run_create(args) -> int:
     else:
         print(tr(args.lang, "wrote {path}: {codes} codes, {examples} examples ({sources})", path=str(args.out),
                  codes=len(profile.codes), examples=summary["examples"], sources=_sources(profile, args.lang)))
+    if profile.changes_no_reading():
+        print(f"mjlens profile: {say(NO_CHANGE, args.lang)}", file=sys.stderr)
     return EXIT_OK
 
 
