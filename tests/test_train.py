@@ -109,10 +109,7 @@ def test_train_options_reach_the_recipe(monkeypatch, tmp_path):
     assert seen["degrees"] == recipe.HYPERPARAMETERS["degrees"]
     assert (seen["device"], seen["workers"]) == ("cpu", 2)
     recipe.run_from_args(parser.parse_args(["--data", str(tmp_path), "--device", "0", "--workers", "8"]))
-    assert (seen["device"], seen["workers"]) == ("0", 8) and "freeze" not in seen  # nothing frozen unless asked
-    seen.clear()
-    recipe.run_from_args(parser.parse_args(["--data", str(tmp_path), "--freeze", "10"]))
-    assert seen["freeze"] == 10
+    assert (seen["device"], seen["workers"]) == ("0", 8)
 
 
 def test_classifier_options_reach_the_recipe(monkeypatch, tmp_path):

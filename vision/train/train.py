@@ -142,9 +142,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quarter-turned", action="store_true",
                         help="also train on the real training photos turned a quarter, each way in turn (as a photo "
                         "whose EXIF orientation was lost)")
-    parser.add_argument("--freeze", type=int, default=0, metavar="N",
-                        help="keep the network's first N layers as they are, training the rest (10: YOLO11n's "
-                        "backbone, so the features the real photos taught stay)")
     parser.add_argument("--warm", type=Path, help="warm-start .pt (built from mahjong-detector when missing)")
     parser.add_argument("--resume", type=Path, metavar="LAST_PT", help="continue a run from its weights/last.pt")
     add_machine_arguments(parser)
@@ -168,7 +165,7 @@ def run_from_args(args: argparse.Namespace) -> Path:
     return train(args.data, args.project, args.name, args.epochs, args.warm, args.extra_train,
                  turned=[kind for kind in TURNS if getattr(args, kind)], batch=args.batch, lr0=args.lr0,
                  close_mosaic=args.close_mosaic, imgsz=args.imgsz, degrees=args.degrees, device=args.device,
-                 workers=args.workers, **({"freeze": args.freeze} if args.freeze else {}))
+                 workers=args.workers)
 
 
 def main(argv: list[str] | None = None) -> None:
