@@ -67,8 +67,9 @@ def test_the_readings_that_apply_are_weighed_in_order_until_one_that_ends():
     (diagonal_anchors, [None, 768], 0),  # a diagonal row: read again turned level (and larger)
     (upright_anchors, [None, None, 768, None, 768], 0),  # rows running up: read whole a quarter turn each way
     (lambda: tiles(8), [None] * 15, 0),  # too few tiles kept: located at every squash, the best three read
-    # fewer tiles than a hand, small: the whole photo read larger first; surer here, so the squashes need not be
-    (lambda: tiles(8), [None, 768, 768], FEW_TILES),
+    # fewer tiles than a hand, small: the whole photo read larger first; no more tiles there, so the first reading
+    # stands and goes on to the squashes
+    (lambda: tiles(8), [None, 768] + [None] * 14, FEW_TILES),
 ])
 def test_the_product_and_the_evaluation_keep_the_same_tiles(tmp_path, anchors, runs, few_tiles):
     pair, sizes = spied_pair(tmp_path, anchors())

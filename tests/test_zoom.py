@@ -14,6 +14,7 @@ from mjlens.vision.reading.path import Reading
 from mjlens.vision.reading.reader import TwoStageDetector
 from mjlens.vision.reading.second.small_tiles import (
     COVERED,
+    FEW_GAIN,
     FEW_LARGE,
     REACH,
     SMALL_TILE,
@@ -22,6 +23,7 @@ from mjlens.vision.reading.second.small_tiles import (
     band,
     combined,
     few_tiles_input,
+    larger_first,
     median_tile_side,
     near,
     second_reading_input,
@@ -117,7 +119,7 @@ def test_a_photo_of_small_tiles_is_read_again_at_the_larger_input(tmp_path, phot
     assert sizes == [None, ZOOM_INPUT] and pair.arounds[0] is None and pair.arounds[1] is not None
 
 
-def test_a_first_reading_of_few_small_tiles_is_made_again_larger_and_the_surer_kept(tmp_path, photo):
+def test_a_first_reading_of_few_small_tiles_is_made_again_larger_and_kept_where_it_finds_more(tmp_path, photo):
     assert few_tiles_input(row(12, 20, 30), 1000, 800, input_size=448) == ZOOM_INPUT  # 9 px at 448
     assert few_tiles_input([], 1000, 800, input_size=448) == ZOOM_INPUT  # nothing found at all
     assert few_tiles_input(row(13, 20, 30), 1000, 800, input_size=448) is None  # a hand's worth: judged by size
@@ -125,18 +127,23 @@ def test_a_first_reading_of_few_small_tiles_is_made_again_larger_and_the_surer_k
     assert few_tiles_input(row(3, large, large * 1.3), 1000, 800, input_size=448) is None  # a close-up
     assert few_tiles_input(row(3, 20, 30), 1000, 800, input_size=ZOOM_INPUT) is None
 
-    pair, sizes = spied_pair(tmp_path, tiles(8))
-    first_reading = pair.first_reading
-    surer = Detection("5p", (1, 1, 20, 26), 0.99)
+    found_larger: list[Detection] = []
 
     def more_when_larger(bgr, pixel_scale=1.0, keep_at=None, input_size=None, around=None, **kwargs):
         reading = first_reading(bgr, pixel_scale, keep_at, input_size, around, **kwargs)
-        if input_size == ZOOM_INPUT and around is None:  # the whole photo read larger finds one tile more
-            return Reading([*reading.tiles, surer], reading.candidates)
+        if input_size == ZOOM_INPUT and around is None:  # the whole photo read larger finds these tiles more
+            return Reading([*reading.tiles, *found_larger], reading.candidates)
         return reading
 
-    pair.first_reading = more_when_larger
-    assert surer in pair.detect(photo)
+    more = [Detection("5p", (1 + 30 * k, 100, 20 + 30 * k, 125), 0.99) for k in range(FEW_GAIN)]
+    for extra, kept in ((more, True), (more[:1], False)):  # one tile more is as often a false one
+        pair, sizes = spied_pair(tmp_path / str(len(extra)), tiles(8))
+        first_reading = pair.first_reading
+        found_larger[:] = extra
+        pair.first_reading = more_when_larger
+        assert (more[0] in pair.detect(photo)) == kept
+    assert larger_first(row(2, 20, 30), row(2 + FEW_GAIN, 20, 30))
+    assert not larger_first(row(2, 20, 30), row(3, 20, 30))
     many, sizes = spied_pair(tmp_path / "many", tiles(8, rows=3))  # as many as a hand: read once whole
     many.detect(photo)
     assert sizes == [None, ZOOM_INPUT] and many.arounds[1] is not None

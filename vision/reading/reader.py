@@ -38,6 +38,7 @@ from mjlens.vision.reading.second.small_tiles import (
     FEW_TILES,
     ZOOM_INPUT,
     few_tiles_input,
+    larger_first,
     second_reading_input,
 )
 from mjlens.vision.reading.second.squeezed import MIN_TILES, Squash, candidate_squashes, reading_score
@@ -243,7 +244,7 @@ class TwoStageDetector:
         first = self.first_reading(bgr, pixel_scale, keep_at, candidates_at=candidates_at)
         if (zoom := self.few_tiles_zoom(first.tiles, bgr, pixel_scale)) is not None:
             larger = self.first_reading(bgr, pixel_scale, keep_at, zoom, candidates_at=candidates_at)
-            if reading_score(larger.tiles) > reading_score(first.tiles):
+            if larger_first(first.tiles, larger.tiles):
                 first = larger
         return read_photo(self, bgr, pixel_scale, keep_at, SECOND_READINGS, candidates_at=candidates_at,
                           first=first)

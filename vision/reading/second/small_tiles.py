@@ -14,8 +14,8 @@ changes. The second reading ``SMALL_TILES``.
 
 A first reading that found fewer tiles than a hand, none of them large, has too few to judge their size by: in a
 whole-table photo the detector may find one or two tiles of a hand standing across the table. The first reading
-is then made again over the whole photo at ``ZOOM_INPUT`` and the surer of the two is the first reading
-(``few_tiles_input``; docs/experiments/small-tiles.md).
+is then made again over the whole photo at ``ZOOM_INPUT``, and kept where it finds several tiles more
+(``few_tiles_input``, ``larger_first``; docs/experiments/small-tiles.md).
 """
 
 from __future__ import annotations
@@ -45,8 +45,11 @@ REACH = 1.5
 #: 168 (3 tile sides: 93 ms, 0.9372, 171); at full size the same figures (docs/experiments/small-tiles.md).
 ZOOM_MARGIN = 6.0
 #: A first reading with fewer tiles than a hand (``few_tiles_input``) whose median tile is under this many pixels
-#: at the detector's input is made again at ``ZOOM_INPUT`` over the whole photo, and the surer of the two kept.
+#: at the detector's input is made again at ``ZOOM_INPUT`` over the whole photo (``larger_first``).
 FEW_TILES, FEW_LARGE = 13, 40
+#: ... and that reading kept only where it finds this many tiles more: a hand lost by its size comes back whole
+#: (1 -> 18, 9 -> 30 on the real whole-table photos), while one tile more is as often a false one (a drawing).
+FEW_GAIN = 3
 #: A tile of the first reading overlapping a kept tile of the second this much is the same tile.
 SAME_TILE_IOU = 0.3
 #: In the second reading, a box whose area better boxes cover together this much is dropped: at 768 px the
@@ -85,6 +88,13 @@ def few_tiles_input(found: Sequence[Detection], width: float, height: float, inp
     if found and median_tile_side(found, max(width, height), input_size) >= FEW_LARGE:
         return None
     return zoom
+
+
+def larger_first(first: Sequence[Detection], larger: Sequence[Detection]) -> bool:
+    """Whether the first reading made again larger (``larger``) replaces the first (``first``): it finds at least
+    ``FEW_GAIN`` tiles more and scores higher (the sum of its tiles' confidences)."""
+    return (len(larger) >= len(first) + FEW_GAIN
+            and sum(t.confidence for t in larger) > sum(t.confidence for t in first))
 
 
 def band(tiles: Sequence[Detection], margin: float = ZOOM_MARGIN) -> tuple[float, float, float, float]:
