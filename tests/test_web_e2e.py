@@ -312,6 +312,8 @@ def test_a_hand_that_does_not_win_shows_its_waits_or_what_to_discard(server, bro
     # back in, and 1m read as 9m: fourteen tiles that do not win, and which to discard
     browser.execute_script("window.scrollTo(0, 0)")
     _place(browser, wait, 13, "Winning tile")
+    # the hand wins again once that re-score lands: tap only then, or the boxes drawn again close the editor
+    wait.until(lambda d: not d.find_element(By.ID, "progress").is_displayed())
     _tap_box(browser, 0)
     wait.until(ec.visibility_of_element_located((By.ID, "palette")))
     browser.find_element(By.CSS_SELECTOR, '#palette .tile[data-code="9m"]').click()
