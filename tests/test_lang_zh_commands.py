@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from api_fakes import FakeRecognizer, sample_photo
 from lang_check import english_sentences
+from test_label import FakeRecipe
 
 import mjlens.api.cli.commands.eval as eval_command
 import mjlens.api.cli.commands.label as label_command
@@ -43,14 +44,6 @@ def said_in_chinese(capsys, args: list[str], status: int) -> str:
 
 
 # -- label ---------------------------------------------------------------------------------------------------------
-
-
-class FakeRecipe:
-    def __init__(self, recognizer: FakeRecognizer) -> None:
-        self.recognizer = recognizer
-
-    def load(self, threads: int) -> FakeRecognizer:
-        return self.recognizer
 
 
 @pytest.fixture
