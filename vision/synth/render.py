@@ -242,22 +242,8 @@ def _draw_standing(canvas: np.ndarray, tile: Placed, cam: Camera, thickness: flo
     if not facing or face is None:
         _fill(canvas, to_canvas(wall), back if not facing else back * 0.95, hull=False)
         return
-    dst = to_canvas(wall).astype(np.float32)
-    h, w = face.shape[:2]
-    x0, y0 = np.floor(dst.min(0)).astype(int) - 1
-    x1, y1 = np.ceil(dst.max(0)).astype(int) + 1
-    ch, cw = canvas.shape[:2]
-    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, cw), min(y1, ch)
-    if x1 <= x0 or y1 <= y0:
-        return
-    m = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), dst - np.float32([x0, y0]))
-    patch = cv2.warpPerspective(face.astype(np.float32), m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
-                                borderMode=cv2.BORDER_REPLICATE)
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(mask, [np.round((dst - [x0, y0]) * 4).astype(np.int32)], 255, cv2.LINE_AA, 2)
-    alpha = (mask.astype(np.float32) / 255.0)[..., None]
-    roi = canvas[y0:y1, x0:x1]
-    roi[:] = roi * (1 - alpha) + patch * alpha
+    on_canvas = to_canvas(wall)
+    _paste(canvas, face, on_canvas.astype(np.float32), on_canvas, perspective=True)
 
 
 def _draw_on_side(canvas: np.ndarray, tile: Placed, cam: Camera, thickness: float, ivory: np.ndarray,
@@ -301,19 +287,30 @@ def _face(art: ArtBank, set_name: str, code: str, ivory: np.ndarray, ppu: float,
 def _draw_face(canvas, face_poly, tile: Placed, cam: Camera, thickness: float, lo, ppu, img) -> None:
     """Warp the face picture onto the tile's raised face (an affine map of three corners is close enough)."""
     corners = cam.lifted(_place(CORNERS, tile), thickness)
-    dst = ((corners - lo) * ppu).astype(np.float32)
+    _paste(canvas, img, ((corners - lo) * ppu).astype(np.float32), face_poly)
+
+
+def _paste(canvas: np.ndarray, img: np.ndarray, dst: np.ndarray, outline: np.ndarray,
+           perspective: bool = False) -> None:
+    """Blend the picture ``img`` into ``canvas`` with its corners at ``dst`` (top left, top right, bottom right,
+    bottom left; an affine map of the first three unless ``perspective``), inside ``outline``."""
     h, w = img.shape[:2]
-    src = np.float32([[0, 0], [w, 0], [w, h]])
     x0, y0 = np.floor(dst.min(0)).astype(int) - 1
     x1, y1 = np.ceil(dst.max(0)).astype(int) + 1
     ch, cw = canvas.shape[:2]
     x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, cw), min(y1, ch)
     if x1 <= x0 or y1 <= y0:
         return
-    m = cv2.getAffineTransform(src, dst[:3] - np.float32([x0, y0]))
-    patch = cv2.warpAffine(img, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    offset = np.float32([x0, y0])
+    if perspective:
+        m = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]), dst - offset)
+        patch = cv2.warpPerspective(img.astype(np.float32), m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                    borderMode=cv2.BORDER_REPLICATE)
+    else:
+        m = cv2.getAffineTransform(np.float32([[0, 0], [w, 0], [w, h]]), dst[:3] - offset)
+        patch = cv2.warpAffine(img, m, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(mask, [np.round((face_poly - [x0, y0]) * 4).astype(np.int32)], 255, cv2.LINE_AA, 2)
-    a = (mask.astype(np.float32) / 255.0)[..., None]
+    cv2.fillPoly(mask, [np.round((outline - [x0, y0]) * 4).astype(np.int32)], 255, cv2.LINE_AA, 2)
+    alpha = (mask.astype(np.float32) / 255.0)[..., None]
     roi = canvas[y0:y1, x0:x1]
-    roi[:] = roi * (1 - a) + patch * a
+    roi[:] = roi * (1 - alpha) + patch * alpha
