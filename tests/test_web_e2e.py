@@ -169,7 +169,9 @@ def browser(tmp_path_factory):
 def _open(browser, url: str) -> None:
     """The page at ``url``, once it holds the service's rule list (which replaces the options of #rules)."""
     browser.get(url + "/")
-    WebDriverWait(browser, 20).until(lambda d: d.execute_script("return Object.keys(state.catalog).length > 0"))
+    # The page's scripts may still be loading when get() returns: no `state` yet is "not ready", not an error.
+    WebDriverWait(browser, 20).until(lambda d: d.execute_script(
+        "return typeof state !== 'undefined' && Object.keys(state.catalog).length > 0"))
 
 
 def test_photo_correct_a_tile_and_rescore(server, browser, tmp_path):
