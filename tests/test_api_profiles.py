@@ -137,6 +137,35 @@ def test_a_set_without_flowers_is_said(client, sheet_path):
     assert not set(answer.json()["codes"]) & set(SHEET_ROWS[4]) and "flowers" in answer.json()["warnings"][0]
 
 
+def test_a_set_without_flowers_is_said_in_the_language_asked(client, sheet, preview):
+    tiles = [t for t in preview["tiles"] if not t["code"].endswith("f")] + [{**preview["tiles"][0], "code": "back"}]
+    answer = client.post("/v1/profiles?lang=zh", files={"image": ("sheet.jpg", sheet, "image/jpeg")},
+                         data={"tiles": json.dumps(tiles)})
+    assert answer.status_code == 201, answer.text
+    warnings = answer.json()["warnings"]
+    assert warnings[0].startswith("略去 1 張") and "花牌與季節牌 1f-8f" in warnings[1]
+    assert not any(word in " ".join(warnings) for word in ("flowers", "face-down", "row"))
+
+
+def test_a_profile_that_changes_no_reading_is_said_on_create_and_on_examples(client, sheet, preview, monkeypatch):
+    """As ``mjlens profile create`` says it (docs/experiments/profile-real-sets.md): the player learns that the
+    photo taught the reader nothing, and which photos would."""
+    from mjlens.vision.profile import Profile
+    from mjlens.vision.profile.store import NO_CHANGE
+
+    monkeypatch.setattr(Profile, "changes_no_reading", lambda self: True)
+    created = made(client, sheet)
+    assert created["warnings"] == [NO_CHANGE]
+    tiles = json.dumps([{"code": t["code"], "box": t["box"]} for t in preview["tiles"][:3]])
+    added = client.post(f"/v1/profiles/{created['id']}/examples?lang=zh", data={"tiles": tiles},
+                        files={"image": ("sheet.jpg", sheet, "image/jpeg")},
+                        headers={"X-Profile-Token": created["token"]})
+    assert added.status_code == 200, added.text
+    assert added.json()["warnings"][-1].startswith("這個設定檔不會改變任何讀法")
+    monkeypatch.setattr(Profile, "changes_no_reading", lambda self: False)
+    assert made(client, sheet)["warnings"] == []
+
+
 def test_the_preview_is_the_layout_and_its_tiles_make_the_same_profile(client, sheet, sheet_path, preview):
     before = stored_count(client)
     layout = [c for row in SHEET_ROWS for c in row]

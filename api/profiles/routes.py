@@ -28,7 +28,7 @@ from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.profile import Profile, ProfiledClassifier, ProfileError
 from mjlens.vision.runtime.decode import DecodedImage, ImageError, load_image
 
-from .answer_warnings import examples_warnings, row_warnings, tiles_warnings
+from .answer_warnings import change_warnings, examples_warnings, row_warnings, tiles_warnings
 from .store import ProfileStore, StoreError, StoreLimits, client_digest
 from .tiles import BadTiles, TileLabel, in_photo, parse_tiles
 
@@ -271,7 +271,7 @@ def _router() -> APIRouter:
             warnings = tiles_warnings(profile, labels)
         created = await _in_store(request, "create", profile, client)
         return JSONResponse({"id": created.id, "token": created.token, "codes": list(profile.codes),
-                             "warnings": warnings}, status_code=201)
+                             "warnings": warnings + change_warnings(profile)}, status_code=201)
 
     @router.post("/profiles/preview", summary="Read a photo of a tile set laid out, keeping nothing",
                  description="The layout read as `POST /v1/profiles` reads it: `{width, height, tiles: [{code, box, "

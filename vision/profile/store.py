@@ -26,6 +26,10 @@ MAX_EXAMPLES_PER_CODE = 16
 #: A reliance this high counts as full: on hk-photos, whose set the classifier learnt, its flowers' reliances measure
 #: 0.8-1.0, and anything short of full let the profile cost a flower (docs/experiments/profiles.md).
 FULL_RELIANCE = 0.8
+#: Said where ``Profile.changes_no_reading``: the profile trusts every reading of the shipped classifier
+#: (docs/experiments/profile-real-sets.md).
+NO_CHANGE = msg("this profile changes no reading: the reader already read each of its tiles surely as its code; "
+                "make it from photos with the tiles the reader misreads or misses, corrected")
 FIELDS = ("format", "version", "codes", "complete", "example_codes", "features", "classifier", "sources", "reliance")
 
 

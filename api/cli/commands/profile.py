@@ -22,12 +22,6 @@ SOURCE_WORDS = (pmsg("profile source", "sheet"), pmsg("profile source", "labels"
                 pmsg("profile source", "corrections"))
 
 
-#: Said when a profile trusts every reading of the shipped classifier: reading with it changes nothing
-#: (docs/experiments/profile-real-sets.md).
-NO_CHANGE = msg("this profile changes no reading: the reader already read each of its tiles surely as its code; "
-                "make it from photos with the tiles the reader misreads or misses, corrected")
-
-
 def register(sub) -> None:
     parser = sub.add_parser("profile", help=msg("teach the reader your own tile set"),
                             description=msg("Make or show a profile of a tile set: what its tiles look like to the "
@@ -72,6 +66,7 @@ def run_create(args) -> int:
     from mjlens.vision.profile.calibration import profile_from_sheets
     from mjlens.vision.profile.features import FeatureReader
     from mjlens.vision.profile.sources import profile_from_corrections, profile_from_labels
+    from mjlens.vision.profile.store import NO_CHANGE
     from mjlens.vision.reading.reader import TwoStageDetector, load_tile_reader
     from mjlens.vision.runtime.decode import ImageError, load_image
     from mjlens.vision.runtime.detector import ModelError
