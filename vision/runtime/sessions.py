@@ -10,7 +10,8 @@ core. Measured with the shipped pair on 2 cores (docs/experiments/runtime-speed.
   for the one core left.
 
 So threads spin during a run and stop after it (``session.force_spinning_stop``), and only when the machine has a
-core free for each of them when the session is made, judged by the load average (``MJLENS_SPIN``: ``auto``, or
+core free for each of them when the session is made, judged by what other processes use of the cores
+(``cores_free_for``; ``MJLENS_SPIN``: ``auto``, or
 ``1`` / ``0`` to force either way). One thread has nobody to wait for, and never spins.
 """
 
@@ -19,13 +20,15 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
+from . import core_use  # imported with the reader's modules: from here it counts the cores' use
+
 if TYPE_CHECKING:  # onnxruntime is imported where a session is made: the settings read cores() without it
     import onnxruntime as ort
 
 THREADS_ENV = "MJLENS_THREADS"
 SPIN_ENV = "MJLENS_SPIN"
-#: Load (runnable processes, the 1-minute average) beyond the cores the threads leave free that still counts as
-#: free: a shell, a browser tab, the tail of the last command.
+#: Other processes' use of the cores (cores' worth, or runnable processes of the 1-minute load average) beyond the
+#: cores the threads leave free that still counts as free: a shell, a browser tab, the tail of the last command.
 SPARE_LOAD = 0.5
 
 
@@ -44,22 +47,25 @@ def default_threads(workers: int = 1) -> int:
 
 
 def default_workers() -> int:
-    """Photos read at once where the caller does not say: one a core, each on one thread, when the load average
-    leaves every core free; else one photo at a time on every core. On free cores two photos at once read 1.45x the
-    photos a second of one at a time; on busy ones they lose (a worker holding the interpreter's lock waits for a
-    core while the other waits for the lock): docs/experiments/startup.md."""
+    """Photos read at once where the caller does not say: one a core, each on one thread, when other processes
+    leave every core free (``cores_free_for``); else one photo at a time on every core. On free cores two photos
+    at once read 1.45x the photos a second of one at a time; on busy ones they lose (a worker holding the
+    interpreter's lock waits for a core while the other waits for the lock): docs/experiments/startup.md."""
     count = cores()
     return count if count > 1 and cores_free_for(count) else 1
 
 
 def cores_free_for(threads: int) -> bool:
-    """Whether the 1-minute load average leaves a core for each of ``threads`` (``SPARE_LOAD`` allowed); True
-    where the system gives no load average (onnxruntime's own default is to spin)."""
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):
-        return True
-    return load + threads <= cores() + SPARE_LOAD
+    """Whether other processes leave a core for each of ``threads`` (``SPARE_LOAD`` allowed): their use of this
+    process's cores since it started (``core_use``), else the 1-minute load average; True where the system says
+    neither (onnxruntime's own default is to spin)."""
+    busy = core_use.others_busy_cores()
+    if busy is None:
+        try:
+            busy = os.getloadavg()[0]
+        except (AttributeError, OSError):
+            return True
+    return busy + threads <= cores() + SPARE_LOAD
 
 
 def should_spin(threads: int) -> bool:

@@ -8,6 +8,7 @@ from functools import partial
 
 from mjlens.i18n import msg, pmsg, ptr, say, tr
 from mjlens.i18n.os_errors import os_reason
+from mjlens.vision.runtime import core_use  # noqa: F401 - imported first: it counts the cores' use from here
 
 from ..lang import add_lang_flag
 from ..main import EXIT_BAD_INPUT, EXIT_OK, UsageError
@@ -88,6 +89,7 @@ def load_recognizer(args, threads: int | None = None):
 
 
 def run(args) -> int:
+    import mjlens.vision.recognize  # noqa: F401 - its imports are the span over which the cores' use is measured
     from mjlens.vision.runtime.sessions import default_threads, default_workers
 
     from ..inorder import map_in_order
