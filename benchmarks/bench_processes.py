@@ -7,10 +7,13 @@ A process is timed from its start to its exit (wall clock) and by the CPU it use
 included). The peer is run through its public function ``detect_tiles``, as its ``python -m mahjong_detector
 IMAGE`` runs it, once per photo in one process; ours as a user runs it, ``mjlens recognize PHOTO...`` printing
 the listing. ``--single`` adds one-photo processes of each (``mjlens recognize IMAGE`` against ``python -m
-mahjong_detector IMAGE``): start-up, model loading and one photo. The load average is written before and after.
+mahjong_detector IMAGE``): start-up, model loading and one photo. ``--busy-settings`` adds a third contender: ours
+with the settings it takes on busy cores (one photo at a time, threads asleep between operators: ``--workers 1``,
+``MJLENS_SPIN=0``), to see what reading on free cores gains. The load average is written before and after.
 
     python benchmarks/bench_processes.py --data <hk-photos>/data.yaml              # 40 photos, 5 rounds
     python benchmarks/bench_processes.py --data <hk-photos>/data.yaml --photos 40 --rounds 7 --single --json out.json
+    python benchmarks/bench_processes.py --data <hk-photos>/data.yaml --busy-settings
 
 The peer: ``pip install mahjong-detector`` (it needs Pillow, numpy and onnxruntime, which mjlens has already).
 """
@@ -43,11 +46,17 @@ def photos_of(data: str, split: str, count: int) -> list[Path]:
     return [image for image, _ in pairs[:count]]
 
 
-def timed(command: list[str]) -> tuple[float, float]:
-    """Wall seconds and CPU seconds (user + system) of one child process, its output discarded."""
+#: What ``--busy-settings`` sets: the settings ``mjlens recognize`` takes where other processes keep its cores busy.
+BUSY_SETTINGS = (["--workers", "1"], {"MJLENS_SPIN": "0"})
+
+
+def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system) of one child process (``env`` added to ours), its output
+    discarded."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    done = subprocess.run(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    done = subprocess.run(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                          env={**os.environ, **(env or {})})
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -55,28 +64,33 @@ def timed(command: list[str]) -> tuple[float, float]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def race(contenders: dict[str, list[str]], rounds: int) -> dict[str, dict[str, list[float]]]:
-    """Each contender once a round, the first of them alternating."""
+def race(contenders: dict[str, tuple[list[str], dict[str, str]]], rounds: int) -> dict[str, dict[str, list[float]]]:
+    """Each contender (its command and environment) once a round, the order reversed every other round."""
     names = list(contenders)
     runs: dict[str, dict[str, list[float]]] = {name: {"wall": [], "cpu": []} for name in names}
     for n in range(rounds):
         for name in names if n % 2 == 0 else names[::-1]:
-            wall, cpu = timed(contenders[name])
+            wall, cpu = timed(*contenders[name])
             runs[name]["wall"].append(wall)
             runs[name]["cpu"].append(cpu)
     return runs
 
 
-def summary(runs: dict[str, dict[str, list[float]]], photos: int, ours: str, peer: str) -> dict:
-    """Medians over the rounds; the ratio is taken round by round (ours / the peer's), then its median."""
-    rows = {name: {"wall_s": round(statistics.median(r["wall"]), 3), "cpu_s": round(statistics.median(r["cpu"]), 3),
-                   "ms_a_photo": round(1000 * statistics.median(r["wall"]) / photos, 1),
-                   "wall_runs_s": [round(w, 3) for w in r["wall"]]}
-            for name, r in runs.items()}
-    ratios = [a / b for a, b in zip(runs[ours]["wall"], runs[peer]["wall"], strict=True)]
-    cpu_ratios = [a / b for a, b in zip(runs[ours]["cpu"], runs[peer]["cpu"], strict=True)]
-    return {"photos": photos, "rows": rows, "ratio_wall": round(statistics.median(ratios), 2),
-            "ratio_cpu": round(statistics.median(cpu_ratios), 2), "ratios_wall": [round(r, 2) for r in ratios]}
+def summary(runs: dict[str, dict[str, list[float]]], photos: int, peer: str) -> dict:
+    """Medians over the rounds; each of ours against the peer round by round (ours / the peer's), then the
+    median of those ratios."""
+    rows = {}
+    for name, r in runs.items():
+        rows[name] = {"wall_s": round(statistics.median(r["wall"]), 3), "cpu_s": round(statistics.median(r["cpu"]), 3),
+                      "ms_a_photo": round(1000 * statistics.median(r["wall"]) / photos, 1),
+                      "wall_runs_s": [round(w, 3) for w in r["wall"]]}
+        if name != peer:
+            ratios = [a / b for a, b in zip(r["wall"], runs[peer]["wall"], strict=True)]
+            cpu_ratios = [a / b for a, b in zip(r["cpu"], runs[peer]["cpu"], strict=True)]
+            rows[name].update(ratio_wall=round(statistics.median(ratios), 2),
+                              ratio_cpu=round(statistics.median(cpu_ratios), 2),
+                              ratios_wall=[round(v, 2) for v in ratios])
+    return {"photos": photos, "rows": rows}
 
 
 def main() -> int:
@@ -86,23 +100,31 @@ def main() -> int:
     parser.add_argument("--photos", type=int, default=40, help="photos each process reads (default 40)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds, each contender once a round (default 5)")
     parser.add_argument("--single", action="store_true", help="also one-photo processes (start-up and one photo)")
+    parser.add_argument("--busy-settings", action="store_true",
+                        help="also ours with the settings it takes on busy cores (one photo at a time, no spinning)")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args()
     if importlib.util.find_spec("mahjong_detector") is None:
         print("the peer is not installed: pip install mahjong-detector", file=sys.stderr)
         return 2
     paths = [str(p) for p in photos_of(args.data, args.split, args.photos)]
-    ours, peer = "mjlens recognize", "mahjong-detector"
+    peer = "mahjong-detector"
     python = sys.executable
+
+    def contenders(photos: list[str], peer_command: list[str]) -> dict[str, tuple[list[str], dict[str, str]]]:
+        ours = [python, "-m", "mjlens", "recognize", *photos]
+        chosen = {"mjlens recognize": (ours, {}), peer: (peer_command, {})}
+        if args.busy_settings:
+            flags, env = BUSY_SETTINGS
+            chosen["mjlens recognize, busy-core settings"] = (ours + flags, env)
+        return chosen
+
     load_before = os.getloadavg()
-    batch = race({ours: [python, "-m", "mjlens", "recognize", *paths],
-                  peer: [python, "-c", PEER_SCRIPT, *paths]}, args.rounds)
-    figures = {"batch": summary(batch, len(paths), ours, peer)}
+    batch = race(contenders(paths, [python, "-c", PEER_SCRIPT, *paths]), args.rounds)
+    figures = {"batch": summary(batch, len(paths), peer)}
     if args.single:
-        one = [paths[0]]
-        single = race({ours: [python, "-m", "mjlens", "recognize", *one],
-                       peer: [python, "-m", "mahjong_detector", *one]}, args.rounds)
-        figures["single"] = summary(single, 1, ours, peer)
+        single = race(contenders(paths[:1], [python, "-m", "mahjong_detector", paths[0]]), args.rounds)
+        figures["single"] = summary(single, 1, peer)
     load_after = os.getloadavg()
     figures.update(cpus=len(os.sched_getaffinity(0)), rounds=args.rounds,
                    load_average_before=[round(v, 1) for v in load_before],
@@ -117,7 +139,7 @@ def main() -> int:
             continue
         label = f"{result['photos']} photos in one" if kind == "batch" else "one photo"
         for name, row in result["rows"].items():
-            ratio = f"**{result['ratio_wall']}x** | {result['ratio_cpu']}x" if name == ours else " | "
+            ratio = f"**{row['ratio_wall']}x** | {row['ratio_cpu']}x" if name != peer else " | "
             print(f"| {label} | {name} | {row['wall_s']} | {row['ms_a_photo']} | {row['cpu_s']} | {ratio} |")
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
