@@ -3,7 +3,8 @@
 
 Each round runs both contenders once, one after the other, the one going first alternating round by round
 (A B, B A, ...) so that both see the same drift in the machine's load; the figures are medians over the rounds.
-A process is timed from its start to its exit (wall clock) and by the CPU it used (user + system, its threads
+Each contender runs once untimed first (its bytecode written, as an installed wheel holds it; files cached). A
+process is timed from its start to its exit (wall clock) and by the CPU it used (user + system, its threads
 included). The peer is run through its public function ``detect_tiles``, as its ``python -m mahjong_detector
 IMAGE`` runs it, once per photo in one process; ours as a user runs it, ``mjlens recognize PHOTO...`` printing
 the listing. ``--single`` adds one-photo processes of each (``mjlens recognize IMAGE`` against ``python -m
@@ -55,8 +56,10 @@ def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float,
     discarded."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
+    # bytecode may be written, as on a user's machine (an installed wheel holds it), whatever this shell says
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     done = subprocess.run(command, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                          env={**os.environ, **(env or {})})
+                          env={**environment, **(env or {})})
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
@@ -65,8 +68,11 @@ def timed(command: list[str], env: dict[str, str] | None = None) -> tuple[float,
 
 
 def race(contenders: dict[str, tuple[list[str], dict[str, str]]], rounds: int) -> dict[str, dict[str, list[float]]]:
-    """Each contender (its command and environment) once a round, the order reversed every other round."""
+    """Each contender (its command and environment) once a round, the order reversed every other round, after one
+    run of each that is not timed (bytecode written, files in the page cache)."""
     names = list(contenders)
+    for name in names:
+        timed(*contenders[name])
     runs: dict[str, dict[str, list[float]]] = {name: {"wall": [], "cpu": []} for name in names}
     for n in range(rounds):
         for name in names if n % 2 == 0 else names[::-1]:
