@@ -2,7 +2,7 @@
 
 The load average counts tasks that wait on the disk, and on some machines (containers, virtual machines) tasks the
 process cannot see: a machine measured idle (398 of 400 idle ticks on both cores over 2 s) said a load of 1.3, and
-reading 40 photos as on busy cores took 1.32x the time (docs/experiments/startup.md). So the cores' own tick
+reading 40 photos as on busy cores took 1.3x the time (docs/experiments/startup.md). So the cores' own tick
 counts (Linux ``/proc/stat``, the lines of the cores this process may run on) are read when this module is imported
 and again when asked, and this process's own CPU time over the same span is taken out: what is left is the others'.
 Elsewhere, or over too short a span, the answer is None and the caller falls back to the load average.
