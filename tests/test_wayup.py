@@ -94,12 +94,25 @@ def test_a_photo_whose_faces_read_upside_down_is_read_again_whole_turned_half_ro
 
 @pytest.mark.parametrize("turned_sureness, kept", [(0.95, "turned"), (0.6, "as it lies"), (0.9, "as it lies")])
 def test_the_reading_half_round_takes_the_first_readings_place_only_where_surer(turned_sureness, kept):
-    photo = np.zeros((30, 50, 3), np.uint8)
+    photo = np.zeros((20, 20, 3), np.uint8)  # turned half round, the two boxes change places: none read only once
     so_far = Reading(reading(0.9), reading(0.2))  # tiles, candidates for mAP
     seen, offered = turned_whole_photo(photo, lambda bgr: Reading(reading(turned_sureness), reading(0.1)),
                                        UPSIDE_DOWN, first=so_far)
     answer = UPSIDE_DOWN.weigh(so_far, UPSIDE_DOWN.read_again(seen))
     assert len(offered.open) == 1 and UPSIDE_DOWN not in offered.open[0]  # never turned whole again
-    expected = turned_exactly_back(reading(turned_sureness), HALF, width=50, height=30)
+    expected = turned_exactly_back(reading(turned_sureness), HALF, width=20, height=20)
     assert answer.tiles == (expected if kept == "turned" else reading(0.9))
-    assert answer.candidates == (turned_exactly_back(reading(0.1), HALF, 50, 30) if kept == "turned" else reading(0.2))
+    assert answer.candidates == (turned_exactly_back(reading(0.1), HALF, 20, 20) if kept == "turned" else reading(0.2))
+
+
+def test_the_tiles_only_the_less_sure_reading_found_are_kept_beside_the_surer_one():
+    """A heap shows tiles both ways up: the way the photo reads surer names most of them, and a tile read only the
+    other way (none of the surer reading's boxes on it) is a tile all the same."""
+    both_ways = [Detection("1m", (0, 0, 10, 20), 0.99), Detection("2m", (12, 0, 22, 20), 0.99)]
+    as_it_lies = Reading(both_ways + [Detection("1s", (40, 0, 50, 20), 0.55)])
+    turned = Reading([Detection("1m", (0, 1, 10, 21), 0.99), Detection("2m", (12, 1, 22, 21), 0.98),
+                      Detection("3m", (24, 0, 34, 20), 0.97)])
+    answer = UPSIDE_DOWN.weigh(as_it_lies, turned)  # turned reads surer: 0.98 against 0.84 at the mean
+    assert sorted((t.code, t.box) for t in answer.tiles) == [
+        ("1m", (0, 1, 10, 21)), ("1s", (40, 0, 50, 20)), ("2m", (12, 1, 22, 21)), ("3m", (24, 0, 34, 20))]
+    assert UPSIDE_DOWN.weigh(turned, as_it_lies).tiles == answer.tiles  # whichever came first

@@ -7,8 +7,9 @@ stands above a red ``萬``, so the red lies in the lower half of an upright tile
 down. Each character tile read surely and standing in its box casts a vote; a set whose ``萬`` is not red casts
 none, and its photos are read as they lie. A photo whose votes say upside down is read again turned half round
 (``vision.reading.reader``), and that reading is kept only where it reads surer than the first: in a set whose red
-stands above the numeral the votes are wrong, and the check keeps most of its photos as they lie. The second
-reading ``UPSIDE_DOWN``.
+stands above the numeral the votes are wrong, and the check keeps most of its photos as they lie. Tiles lying both
+ways up (a heap, tiles scattered) are each read surer one way: the tiles the less sure reading found where the surer
+one has no box are kept beside it. The second reading ``UPSIDE_DOWN``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import numpy as np
 
 from mjlens.vision.detection import Detection, boxes_in_pixels
 from mjlens.vision.reading.path import Photo, Reading, surest
+from mjlens.vision.reading.second.small_tiles import both_readings
 from mjlens.vision.reading.second.turned import HALF, read_turned_whole
 
 #: Codes whose face is red in its lower half when the tile stands upright (the red ``萬`` under the numeral).
@@ -75,7 +77,7 @@ def reads_upside_down(bgr: np.ndarray, tiles: Sequence[Detection], pixel_scale: 
 class UpsideDown:
     """A photo whose first reading's faces stand upside down (``reads_upside_down``) is read whole turned half
     round, and that reading takes the place of the reading so far only where it reads surer (``surest``, the
-    reading so far first of equals)."""
+    reading so far first of equals); the other's tiles where it has no box stay beside it (``both_readings``)."""
 
     name = "upside down"
     turns_whole = True
@@ -88,7 +90,8 @@ class UpsideDown:
         return read_turned_whole(photo, HALF)
 
     def weigh(self, so_far: Reading, again: Reading) -> Reading:
-        return surest([so_far, again])
+        surer = surest([so_far, again])
+        return both_readings(again if surer is so_far else so_far, surer)
 
 
 UPSIDE_DOWN = UpsideDown()
