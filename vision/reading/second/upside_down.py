@@ -8,8 +8,9 @@ down. Each character tile read surely and standing in its box casts a vote; a se
 none, and its photos are read as they lie. A photo whose votes say upside down is read again turned half round
 (``vision.reading.reader``), and that reading is kept only where it reads surer than the first: in a set whose red
 stands above the numeral the votes are wrong, and the check keeps most of its photos as they lie. Tiles lying both
-ways up (a heap, tiles scattered) are each read surer one way: the tiles the less sure reading found where the surer
-one has no box are kept beside it. The second reading ``UPSIDE_DOWN``.
+ways up (a heap, tiles scattered) are each read surer one way: the two readings are joined as a reading of small
+tiles is joined to the first (``both_readings``): the surer one's tiles near a tile the other found, and the other's
+tiles where the surer one has no box. The second reading ``UPSIDE_DOWN``.
 """
 
 from __future__ import annotations
