@@ -88,6 +88,7 @@ def _reading(probability_of: dict[str, float]) -> list[str]:
     """What ``TwoStageDetector.read`` keeps of boxes, each surely a tile, read as one code at the given probability."""
     pair = object.__new__(TwoStageDetector)  # no models: the classifier's rows are given
     pair.keep_at, pair.names = KeepAt(0.2, 0.15, 0.1), DETECTOR_CLASSES
+    pair.classifier = None  # the boxes leave no gap in their row and none lies sideways: it is never asked
     rows = np.zeros((len(probability_of), len(DETECTOR_CLASSES)), np.float32)
     for i, (code, p) in enumerate(probability_of.items()):
         rows[i, DETECTOR_CLASSES.index(code)] = p

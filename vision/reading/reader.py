@@ -29,6 +29,7 @@ from mjlens.i18n import msg
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.detection import Detection, boxes_in_pixels, mean_confidence
 from mjlens.vision.profile import Profile, ProfiledClassifier, ProfileError
+from mjlens.vision.reading.blank_faces import blank_faces
 from mjlens.vision.reading.closer_view import with_closer_view
 from mjlens.vision.reading.path import KeepAt, Reading, one_set, read_photo
 from mjlens.vision.reading.row_gaps import ROW_KEEP, ROW_TILE, row_gaps
@@ -43,6 +44,7 @@ from mjlens.vision.reading.second.small_tiles import (
 )
 from mjlens.vision.reading.second.squeezed import MIN_TILES, Squash, candidate_squashes, reading_score
 from mjlens.vision.reading.second.turned import ON_THEIR_SIDE, QUARTER, median_aspect, row_turn, rows_upright
+from mjlens.vision.reading.sideways import read_sideways
 from mjlens.vision.reading.sure_boxes import sure_boxes
 from mjlens.vision.runtime.classifier import CLASSIFIER_ENV, CropClassifier, check_pair, shipped_classifier_for
 from mjlens.vision.runtime.detector import ALT_FLOOR, TOP_K, Detector, decode, default_model_path, tile_scores
@@ -148,8 +150,9 @@ class TwoStageDetector:
              keep_at: KeepAt | None = None) -> list[Detection]:
         """The located boxes whose chance of a tile times the classifier's probability reaches ``keep_at`` (the
         pair's by default), those in a row's gaps (``row_gaps``) and those the detector is sure of (``sure_boxes``),
-        each named by the classifier: code, probability, runner-up codes; the reading made one tile set's
-        (``one_set``)."""
+        each named by the classifier: code, probability, runner-up codes; then the blank faces standing in a row's
+        gaps that no box found (``blank_faces``), the tiles lying sideways in a row named turned back
+        (``read_sideways``), and the reading made one tile set's (``one_set``)."""
         keep_at = keep_at or self.keep_at
         located = [d for d in located if d.confidence >= keep_at.lowest]  # no probability keeps a box below it
         if not located:
@@ -173,7 +176,8 @@ class TwoStageDetector:
         height, width = (side / pixel_scale for side in bgr.shape[:2])
         read += [dropped[box] for box in sure_boxes([d for d, t in dropped.items() if t not in read], read, width,
                                                     height)]
-        return one_set(read)
+        read += blank_faces(self.classifier, bgr, read, pixel_scale)
+        return one_set(read_sideways(self.classifier, bgr, read, pixel_scale))
 
     def probabilities(self, bgr: np.ndarray, located: Sequence[Detection], pixel_scale: float = 1.0) -> np.ndarray:
         """The classifier's probabilities of each located box; a box surely a tile but read unsurely is read again

@@ -1,0 +1,78 @@
+"""Tiles lying sideways in a row of upright tiles: the called tile of a meld, turned a quarter, read turned back.
+
+A meld's called tile lies across the row (riichi and many table habits turn it a quarter counter-clockwise, its
+top to the left). The classifier learnt faces mostly upright and reads some of them surely wrong on their side: a
+riichi 九萬 turned a quarter reads 八萬 at 0.99 (real-sets lietxia). Its box tells it: in a line of tiles standing
+upright, a box much wider for its height than its neighbours' is a tile on its side (as the layout tells sideways
+tiles, ``vision.hand.layout.SIDEWAYS_RATIO``). Such a tile is read turned back a quarter clockwise, or the other
+way where that reads surer by ``TURN_GAIN`` (docs/experiments/sideways-tiles.md).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import replace
+
+import numpy as np
+
+from mjlens.scoring.tiles import DETECTOR_CLASSES
+from mjlens.vision.detection import Detection, boxes_in_pixels
+from mjlens.vision.hand.layout import SIDEWAYS_RATIO
+from mjlens.vision.runtime.detector import ALT_FLOOR, TOP_K
+
+#: Neighbours in the same line: centres apart vertically by at most ``LINE`` of the taller box's height, boxes
+#: apart by at most ``REACH`` of the narrower one's width edge to edge; up to ``NEAREST`` of them each side.
+LINE, REACH, NEAREST = 0.35, 1.5, 3
+#: The neighbours stand upright: their boxes at most this wide for their height at the median (a row of tiles all
+#: on their side is a photo turned, ``vision.reading.second.turned``).
+UPRIGHT = 1.0
+#: Quarter turns clockwise that stand a sideways tile up: the usual way first; the other is taken where it reads
+#: surer by ``TURN_GAIN``.
+USUAL_TURN, OTHER_TURN, TURN_GAIN = 1, 3, 0.2
+
+
+def aspect(tile: Detection) -> float:
+    return tile.width / max(tile.height, 1e-6)
+
+
+def in_line(tile: Detection, other: Detection) -> bool:
+    """Whether ``other`` lies beside ``tile`` in the same line."""
+    if abs(tile.center[1] - other.center[1]) > LINE * max(tile.height, other.height):
+        return False
+    apart = max(tile.box[0] - other.box[2], other.box[0] - tile.box[2])
+    return apart <= REACH * min(tile.width, other.width)
+
+
+def lying_sideways(tiles: Sequence[Detection]) -> list[int]:
+    """The indices of the ``tiles`` that lie on their side among upright neighbours in their line."""
+    found = []
+    for i, tile in enumerate(tiles):
+        beside = [t for j, t in enumerate(tiles) if j != i and in_line(tile, t)]
+        left = sorted((t for t in beside if t.center[0] < tile.center[0]), key=lambda t: -t.center[0])[:NEAREST]
+        right = sorted((t for t in beside if t.center[0] >= tile.center[0]), key=lambda t: t.center[0])[:NEAREST]
+        near = left + right
+        if not near:
+            continue
+        typical = statistics.median(aspect(t) for t in near)
+        if typical <= UPRIGHT and aspect(tile) > SIDEWAYS_RATIO * typical:
+            found.append(i)
+    return found
+
+
+def read_sideways(classifier, bgr: np.ndarray, tiles: list[Detection], pixel_scale: float = 1.0
+                  ) -> list[Detection]:
+    """``tiles`` with those lying sideways (``lying_sideways``) named from their crops turned back."""
+    sideways = lying_sideways(tiles)
+    if not sideways:
+        return tiles
+    boxes = boxes_in_pixels([tiles[i] for i in sideways], pixel_scale)
+    usual, other = classifier.turned_probabilities(bgr, boxes, (USUAL_TURN, OTHER_TURN))
+    out = list(tiles)
+    for k, i in enumerate(sideways):
+        row = other[k] if other[k].max() >= usual[k].max() + TURN_GAIN else usual[k]
+        order = np.argsort(-row)
+        alternatives = tuple((DETECTOR_CLASSES[c], float(row[c])) for c in order[1:TOP_K + 1] if row[c] >= ALT_FLOOR)
+        out[i] = replace(tiles[i], code=DETECTOR_CLASSES[order[0]], confidence=float(row[order[0]]),
+                         alternatives=alternatives)
+    return out
