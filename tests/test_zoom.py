@@ -14,12 +14,14 @@ from mjlens.vision.reading.path import Reading
 from mjlens.vision.reading.reader import TwoStageDetector
 from mjlens.vision.reading.second.small_tiles import (
     COVERED,
+    FAR_ZOOM_INPUT,
     FEW_GAIN,
     FEW_LARGE,
     REACH,
     SMALL_TILE,
     ZOOM_INPUT,
     ZOOM_MARGIN,
+    ZOOM_TILE,
     band,
     combined,
     few_tiles_input,
@@ -43,7 +45,7 @@ def test_the_tile_side_is_measured_at_the_detectors_input():
 
 
 def test_small_tiles_call_for_the_larger_input_and_others_do_not():
-    small = row(14, 40, 60)  # 18 px at 448 in a 1000 px photo
+    small = row(14, 46, 60)  # 20.6 px at 448 in a 1000 px photo: 35 px at ZOOM_INPUT
     assert second_reading_input(small, 1000, 800, input_size=448) == ZOOM_INPUT
     assert second_reading_input(row(14, 60, 80), 1000, 800, input_size=448) is None  # 27 px at 448: large enough
     assert second_reading_input(row(3, 10, 14), 1000, 800, input_size=448) is None  # too few tiles to judge by
@@ -51,6 +53,18 @@ def test_small_tiles_call_for_the_larger_input_and_others_do_not():
     limit = SMALL_TILE * 1000 / 448  # photo pixels
     assert second_reading_input(row(14, limit - 1, 90), 1000, 800, input_size=448) == ZOOM_INPUT
     assert second_reading_input(row(14, limit + 1, 90), 1000, 800, input_size=448) is None
+
+
+def test_tiles_the_larger_input_still_leaves_small_are_read_larger_still_where_the_photo_has_the_pixels():
+    far = ZOOM_TILE / ZOOM_INPUT * 2000  # photo pixels of a 2000 px photo: ZOOM_TILE px at ZOOM_INPUT
+    assert second_reading_input(row(14, far - 1, far * 1.3), 2000, 1500, input_size=448) == FAR_ZOOM_INPUT
+    assert second_reading_input(row(14, far + 1, far * 1.3), 2000, 1500, input_size=448) == ZOOM_INPUT
+    assert few_tiles_input(row(2, far - 1, far * 1.3), 2000, 1500, input_size=448) == FAR_ZOOM_INPUT
+    assert few_tiles_input(row(2, far + 1, far * 1.3), 2000, 1500, input_size=448) == ZOOM_INPUT
+    # the same tiles in a photo decoded smaller than the far input, or one enlarged: nothing more to see
+    small = row(14, (far - 1) / 2, far * 0.65)
+    assert second_reading_input(small, 1000, 750, input_size=448) == ZOOM_INPUT
+    assert second_reading_input(row(14, far - 1, far * 1.3), 2000, 1500, input_size=448, pixels=1000) == ZOOM_INPUT
 
 
 def test_the_second_reading_is_kept_next_to_the_tiles_of_the_first():

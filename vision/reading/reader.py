@@ -237,7 +237,7 @@ class TwoStageDetector:
             return None
         height, width = bgr.shape[:2]
         return second_reading_input(found, width / pixel_scale, height / pixel_scale, self.input_size,
-                                    zoom=self.zoom_input)
+                                    zoom=self.zoom_input, pixels=max(width, height))
 
     def reading_of(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None, *,
                    candidates_at: float | None = None) -> Reading:
@@ -260,7 +260,7 @@ class TwoStageDetector:
             return None
         height, width = bgr.shape[:2]
         return few_tiles_input(found, width / pixel_scale, height / pixel_scale, self.input_size, self.zoom_input,
-                               self.few_tiles)
+                               self.few_tiles, pixels=max(width, height))
 
     def detect(self, bgr: np.ndarray, pixel_scale: float = 1.0, *, conf: float | None = None,
                bonus_conf: float | None = None, back_conf: float | None = None) -> list[Detection]:

@@ -32,8 +32,11 @@ from mjlens.vision.reading.path import Photo, Reading, one_set
 MIN_TILES = 5
 #: Tiles whose median short side is below this many pixels at the detector's input are read again larger.
 SMALL_TILE = 24
-#: The long side of the detector's input for that second reading.
-ZOOM_INPUT = 768
+#: The long side of the detector's input for that second reading; where even that leaves the median tile under
+#: ``ZOOM_TILE`` px (a whole table seen from a chair: tiles under about 19 px at 448) and the photo has the pixels
+#: (a long side of ``FAR_ZOOM_INPUT`` at least: a photo enlarged adds no detail, and hk-photos ``valid`` shrunk read
+#: worse so), ``FAR_ZOOM_INPUT`` (docs/experiments/small-tiles.md, "Whole tables read larger").
+ZOOM_INPUT, FAR_ZOOM_INPUT, ZOOM_TILE = 768, 1024, 32.0
 #: A tile of the second reading is kept when its centre lies within this many tile sides (the first reading's
 #: median short side) of the centre of a tile the first reading found.
 REACH = 1.5
@@ -69,25 +72,38 @@ def median_tile_side(tiles: Sequence[Detection], photo_side: float, input_size: 
 
 
 def second_reading_input(tiles: Sequence[Detection], width: float, height: float, input_size: int,
-                         small_tile: float = SMALL_TILE, zoom: int = ZOOM_INPUT) -> int | None:
-    """The input size to read the photo again at (``width`` x ``height``, the boxes' pixels), or None when the
-    tiles found are too few to judge by (``MIN_TILES``) or large enough already."""
+                         small_tile: float = SMALL_TILE, zoom: int = ZOOM_INPUT, pixels: float | None = None
+                         ) -> int | None:
+    """The input size to read the photo again at (``width`` x ``height``, the boxes' pixels; ``pixels``: the long
+    side of the image the detector reads, by default the same), or None when the tiles found are too few to judge
+    by (``MIN_TILES``) or large enough already."""
     if len(tiles) < MIN_TILES or zoom <= input_size:
         return None
-    return zoom if median_tile_side(tiles, max(width, height), input_size) < small_tile else None
+    side = median_tile_side(tiles, max(width, height), input_size)
+    return zoom_to_read(side, input_size, zoom, pixels or max(width, height)) if side < small_tile else None
+
+
+def zoom_to_read(side: float, input_size: int, zoom: int, pixels: float) -> int:
+    """The input to read tiles ``side`` px at ``input_size`` again at, in an image ``pixels`` px on its long side:
+    ``zoom``, or ``FAR_ZOOM_INPUT`` where ``zoom`` leaves them under ``ZOOM_TILE`` px and the image has the pixels."""
+    if side * zoom / input_size >= ZOOM_TILE or pixels < FAR_ZOOM_INPUT:
+        return zoom
+    return max(zoom, FAR_ZOOM_INPUT)
 
 
 def few_tiles_input(found: Sequence[Detection], width: float, height: float, input_size: int,
-                    zoom: int = ZOOM_INPUT, few: int = FEW_TILES) -> int | None:
+                    zoom: int = ZOOM_INPUT, few: int = FEW_TILES, pixels: float | None = None) -> int | None:
     """The input size to read the whole photo at afresh when its first reading found fewer tiles than a hand
     (``few``: ``FEW_TILES``), none of them large (``FEW_LARGE``): in a photo of a whole table, or of a hand standing far
     off, the tiles may be too small for the detector to find more than a few, too few for ``second_reading_input``
-    to judge their size by. None when it found enough, or large ones (a close-up), or the input is that large."""
+    to judge their size by. None when it found enough, or large ones (a close-up), or the input is that large;
+    ``pixels`` as ``second_reading_input``."""
     if len(found) >= few or zoom <= input_size:
         return None
-    if found and median_tile_side(found, max(width, height), input_size) >= FEW_LARGE:
-        return None
-    return zoom
+    if not found:
+        return zoom
+    side = median_tile_side(found, max(width, height), input_size)
+    return None if side >= FEW_LARGE else zoom_to_read(side, input_size, zoom, pixels or max(width, height))
 
 
 def larger_first(first: Sequence[Detection], larger: Sequence[Detection]) -> bool:
