@@ -35,33 +35,37 @@ GROUND = 0.3
 
 def gap_places(tiles: Sequence[Detection]) -> list[tuple[tuple[float, float, float, float], int, int]]:
     """The tile-sized places in the gaps of the rows of ``tiles``: (box, index of the tile left, right of it)."""
+    if len(tiles) < 2:
+        return []
+    box = np.array([t.box for t in tiles], float)
+    width, height = box[:, 2] - box[:, 0], box[:, 3] - box[:, 1]
+    cy = (box[:, 1] + box[:, 3]) / 2
+    ratio = height[None, :] / np.maximum(height[:, None], 1e-6)
+    right_of = ((box[None, :, 0] >= box[:, None, 2] - 0.15 * width[:, None])
+                & (np.abs(cy[None, :] - cy[:, None]) <= LINE * np.maximum(height[:, None], height[None, :]))
+                & (ratio >= 1 / TALL) & (ratio <= TALL))
+    np.fill_diagonal(right_of, False)
     places = []
-    order = sorted(range(len(tiles)), key=lambda i: tiles[i].box[0])
-    for a in order:
+    for a in sorted(np.flatnonzero(right_of.any(axis=1)), key=lambda i: tiles[i].box[0]):
         left = tiles[a]
-        right_of = [b for b in order if tiles[b].box[0] >= left.box[2] - 0.15 * left.width and b != a
-                    and abs(tiles[b].center[1] - left.center[1]) <= LINE * max(left.height, tiles[b].height)
-                    and 1 / TALL <= tiles[b].height / left.height <= TALL]
-        if not right_of:
-            continue
-        b = min(right_of, key=lambda k: tiles[k].box[0])
+        b = int(np.where(right_of[a], box[:, 0], np.inf).argmin())  # the nearest, the first listed on a tie
         right = tiles[b]
         upright = [t for t in (left, right) if t.width <= UPRIGHT * t.height]
         if not upright:
             continue
-        width = sum(t.width for t in upright) / len(upright)
+        tile_width = sum(t.width for t in upright) / len(upright)
         gap = right.box[0] - left.box[2]
-        count = int(round(gap / width))
-        if not 1 <= count <= MOST or abs(gap - count * width) > FIT * width:
+        count = int(round(gap / tile_width))
+        if not 1 <= count <= MOST or abs(gap - count * tile_width) > FIT * tile_width:
             continue
         step = gap / count
+        first, last = (left, right) if len(upright) == 2 else (upright[0], upright[0])
         for k in range(count):
             x1 = left.box[2] + k * step
             share = (k + 0.5) / count  # top and bottom run from the left tile's to the right one's, upright ones'
-            first, last = (left, right) if len(upright) == 2 else (upright[0], upright[0])
             top = first.box[1] + share * (last.box[1] - first.box[1])
             bottom = first.box[3] + share * (last.box[3] - first.box[3])
-            places.append(((x1, top, x1 + step, bottom), a, b))
+            places.append(((x1, top, x1 + step, bottom), int(a), b))
     return places
 
 
@@ -83,16 +87,16 @@ def blank_faces(classifier, bgr: np.ndarray, tiles: Sequence[Detection], pixel_s
     if not places:
         return []
     boxes = [tuple(v * pixel_scale for v in box) for box, _, _ in places]
-    turned = classifier.turned_probabilities(bgr, boxes, (0, 2))
-    blank = turned[:, :, DETECTOR_CLASSES.index(BLANK)].mean(axis=0)
     colours = face_colour(bgr, boxes)
     ends = sorted({i for _, a, b in places for i in (a, b)})
     end_colours = dict(zip(ends, face_colour(bgr, boxes_in_pixels([tiles[i] for i in ends], pixel_scale)),
                            strict=True))
-    found = []
-    for (box, a, b), chance, colour in zip(places, blank, colours, strict=True):
-        nearest = min(np.linalg.norm(colour - end_colours[a]), np.linalg.norm(colour - end_colours[b]))
-        if chance >= SURE and nearest <= SAME_COLOUR:
-            found.append(Detection(BLANK, box, float(chance)))
-    return found
-
+    # the colour first: the space between melds, the table's, needs no reading
+    faces = [k for k, ((_, a, b), colour) in enumerate(zip(places, colours, strict=True))
+             if min(np.linalg.norm(colour - end_colours[a]), np.linalg.norm(colour - end_colours[b])) <= SAME_COLOUR]
+    if not faces:
+        return []
+    turned = classifier.turned_probabilities(bgr, [boxes[k] for k in faces], (0, 2))
+    blank = turned[:, :, DETECTOR_CLASSES.index(BLANK)].mean(axis=0)
+    return [Detection(BLANK, places[k][0], float(chance)) for k, chance in zip(faces, blank, strict=True)
+            if chance >= SURE]

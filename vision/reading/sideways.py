@@ -32,31 +32,29 @@ UPRIGHT = 1.0
 USUAL_TURN, OTHER_TURN, TURN_GAIN = 1, 3, 0.2
 
 
-def aspect(tile: Detection) -> float:
-    return tile.width / max(tile.height, 1e-6)
-
-
-def in_line(tile: Detection, other: Detection) -> bool:
-    """Whether ``other`` lies beside ``tile`` in the same line."""
-    if abs(tile.center[1] - other.center[1]) > LINE * max(tile.height, other.height):
-        return False
-    apart = max(tile.box[0] - other.box[2], other.box[0] - tile.box[2])
-    return apart <= REACH * min(tile.width, other.width)
-
-
 def lying_sideways(tiles: Sequence[Detection]) -> list[int]:
     """The indices of the ``tiles`` that lie on their side among upright neighbours in their line."""
+    if len(tiles) < 2:
+        return []
+    box = np.array([t.box for t in tiles], float)
+    width, height = box[:, 2] - box[:, 0], box[:, 3] - box[:, 1]
+    cx, cy = (box[:, 0] + box[:, 2]) / 2, (box[:, 1] + box[:, 3]) / 2
+    aspect = width / np.maximum(height, 1e-6)
+    apart = np.maximum(box[:, None, 0] - box[None, :, 2], box[None, :, 0] - box[:, None, 2])
+    in_line = ((np.abs(cy[:, None] - cy[None, :]) <= LINE * np.maximum(height[:, None], height[None, :]))
+               & (apart <= REACH * np.minimum(width[:, None], width[None, :])))
+    np.fill_diagonal(in_line, False)
+    # the median of the neighbours is at least their least: only a tile wider than that can lie sideways
+    least = np.where(in_line, aspect[None, :], np.inf).min(axis=1)
     found = []
-    for i, tile in enumerate(tiles):
-        beside = [t for j, t in enumerate(tiles) if j != i and in_line(tile, t)]
-        left = sorted((t for t in beside if t.center[0] < tile.center[0]), key=lambda t: -t.center[0])[:NEAREST]
-        right = sorted((t for t in beside if t.center[0] >= tile.center[0]), key=lambda t: t.center[0])[:NEAREST]
-        near = left + right
-        if not near:
-            continue
-        typical = statistics.median(aspect(t) for t in near)
-        if typical <= UPRIGHT and aspect(tile) > SIDEWAYS_RATIO * typical:
-            found.append(i)
+    for i in np.flatnonzero(aspect > SIDEWAYS_RATIO * least):
+        beside = np.flatnonzero(in_line[i])
+        along = cx[beside] - cx[i]
+        left = beside[along < 0][np.argsort(-along[along < 0], kind="stable")][:NEAREST]
+        right = beside[along >= 0][np.argsort(along[along >= 0], kind="stable")][:NEAREST]
+        typical = statistics.median(aspect[np.concatenate([left, right])].tolist())
+        if typical <= UPRIGHT and aspect[i] > SIDEWAYS_RATIO * typical:
+            found.append(int(i))
     return found
 
 
