@@ -23,8 +23,7 @@ webdriver = pytest.importorskip("selenium.webdriver")
 from selenium.webdriver.common.action_chains import ActionChains  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
-from test_web_e2e import CHROMIUM, DRIVER, browser  # noqa: E402, F401 - the fixture: headless Chromium, phone size
+from test_web_e2e import CHROMIUM, DRIVER, browser, page_wait  # noqa: E402, F401 - the fixture: headless Chromium, phone size
 
 pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="chromium and chromedriver are not installed")
 
@@ -49,7 +48,7 @@ def box(photo: str, index: int) -> str:
 def test_correct_a_photo_and_save_it_into_the_folder(served, browser, tmp_path, capsys):  # noqa: F811
     server, out = served
     as_read = next(p["tiles"] for p in review_data(out)["photos"] if p["image"] == "a.jpg")
-    wait = WebDriverWait(browser, 20)
+    wait = page_wait(browser)
     browser.get(server.url)
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "figure.card")) == 2)
 
@@ -113,7 +112,7 @@ def test_a_save_from_the_page_opened_as_a_file_downloads_what_the_run_writes(lab
     downloads = tmp_path / "downloads"
     downloads.mkdir()
     browser.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)})
-    wait = WebDriverWait(browser, 20)
+    wait = page_wait(browser)
     browser.get((out / "review.html").as_uri())
     wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "figure.card")) == 2)
     browser.execute_script("window.showDirectoryPicker = undefined")  # no folder to pick headless: the download
@@ -168,7 +167,7 @@ def test_the_page_written_in_chinese_says_no_english_sentence(labelled, browser)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        wait = WebDriverWait(browser, 20)
+        wait = page_wait(browser)
         browser.get(server.url)
         wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "figure.card")) == 2)
         click(browser, box("a.jpg", 0))

@@ -166,18 +166,24 @@ def browser(tmp_path_factory):
     driver.quit()
 
 
+def page_wait(browser, seconds: float = 20) -> WebDriverWait:
+    """A wait on the page that reads again what the page re-rendered meanwhile (an element read between its
+    removal and its replacement is stale, not an error of the page)."""
+    return WebDriverWait(browser, seconds, ignored_exceptions=(StaleElementReferenceException,))
+
+
 def _open(browser, url: str) -> None:
     """The page at ``url``, once it holds the service's rule list (which replaces the options of #rules)."""
     browser.get(url + "/")
     # The page's scripts may still be loading when get() returns: no `state` yet is "not ready", not an error.
-    WebDriverWait(browser, 20).until(lambda d: d.execute_script(
+    page_wait(browser).until(lambda d: d.execute_script(
         "return typeof state !== 'undefined' && Object.keys(state.catalog).length > 0"))
 
 
 def test_photo_correct_a_tile_and_rescore(server, browser, tmp_path):
     photo = tmp_path / "table.jpg"
     photo.write_bytes(sample_photo())
-    wait = WebDriverWait(browser, 20)
+    wait = page_wait(browser)
     _open(browser, server)
     Select(browser.find_element(By.ID, "rules")).select_by_value("cantonese")
     browser.find_element(By.ID, "photo-input").send_keys(str(photo))
@@ -226,7 +232,7 @@ def _tap_box(browser, index: int) -> None:
         driver.find_element(By.CSS_SELECTOR, f'#boxes .box[data-i="{index}"]').click()
         return True
 
-    WebDriverWait(browser, 20, ignored_exceptions=(StaleElementReferenceException,)).until(tapped)
+    page_wait(browser).until(tapped)
 
 
 def _place(browser, wait, index: int, role_text: str) -> None:
@@ -240,7 +246,7 @@ def _place(browser, wait, index: int, role_text: str) -> None:
 def test_mark_the_winning_tile_and_melds(server, browser, tmp_path):
     photo = tmp_path / "table.png"
     photo.write_bytes(sample_photo("PNG"))
-    wait = WebDriverWait(browser, 20)
+    wait = page_wait(browser)
     _open(browser, server)
     Select(browser.find_element(By.ID, "rules")).select_by_value("cantonese")
     browser.find_element(By.ID, "photo-input").send_keys(str(photo))
@@ -275,7 +281,7 @@ def test_a_big_photo_is_shrunk_before_upload(server, browser, tmp_path):
     assert big.stat().st_size > 2_500_000
     browser.get(server + "/")
     browser.find_element(By.ID, "photo-input").send_keys(str(big))
-    WebDriverWait(browser, 30).until(lambda d: "Found 14 tiles" in d.find_element(By.ID, "status").text)
+    page_wait(browser, 30).until(lambda d: "Found 14 tiles" in d.find_element(By.ID, "status").text)
     assert SERVED["fake"].last == ("big.jpg", 2560, 853)  # upright JPEG, long side 2560
 
 
@@ -284,7 +290,7 @@ def test_bad_photo_shows_the_error(server, browser, tmp_path):
     bad.write_bytes(b"this is not a photo")
     browser.get(server + "/")
     browser.find_element(By.ID, "photo-input").send_keys(str(bad))
-    WebDriverWait(browser, 20).until(lambda d: "not_an_image" in d.find_element(By.ID, "status").text,
+    page_wait(browser).until(lambda d: "not_an_image" in d.find_element(By.ID, "status").text,
                                      message=f"status: {browser.find_element(By.ID, 'status').text!r}")
     assert not browser.find_elements(By.CSS_SELECTOR, "#boxes .box")
 
@@ -292,7 +298,7 @@ def test_bad_photo_shows_the_error(server, browser, tmp_path):
 def test_a_hand_that_does_not_win_shows_its_waits_or_what_to_discard(server, browser, tmp_path):
     photo = tmp_path / "table.jpg"
     photo.write_bytes(sample_photo())
-    wait = WebDriverWait(browser, 20)
+    wait = page_wait(browser)
     _open(browser, server)
     Select(browser.find_element(By.ID, "rules")).select_by_value("mcr")
     browser.find_element(By.ID, "photo-input").send_keys(str(photo))
@@ -332,7 +338,7 @@ def test_a_hand_that_does_not_win_shows_its_waits_or_what_to_discard(server, bro
 def test_the_dealer_box_follows_the_seat(server, browser, tmp_path):
     photo = tmp_path / "table.jpg"
     photo.write_bytes(sample_photo())
-    wait = WebDriverWait(browser, 20)
+    wait = page_wait(browser)
     _open(browser, server)
     Select(browser.find_element(By.ID, "rules")).select_by_value("mcr")
     browser.find_element(By.ID, "photo-input").send_keys(str(photo))
@@ -383,7 +389,7 @@ def taiwan_server():
 def _read(browser, url: str, rules: str, tmp_path: Path) -> WebDriverWait:
     photo = tmp_path / "table.jpg"
     photo.write_bytes(sample_photo())
-    wait = WebDriverWait(browser, 20)
+    wait = page_wait(browser)
     _open(browser, url)
     Select(browser.find_element(By.ID, "rules")).select_by_value(rules)
     browser.find_element(By.ID, "photo-input").send_keys(str(photo))
@@ -419,7 +425,7 @@ def test_only_a_kong_offers_the_concealed_kong_box(server, kong_server, browser,
     photo.write_bytes(sample_photo())
     _open(browser, kong_server)
     browser.find_element(By.ID, "photo-input").send_keys(str(photo))
-    WebDriverWait(browser, 20).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .kong-toggle"))
+    page_wait(browser).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#hand .kong-toggle"))
 
 
 def test_small_tiles_count_apart_from_a_face_down_one_and_their_labels_never_overlap(taiwan_server, browser,
@@ -444,7 +450,7 @@ def kong_server():
 def test_a_kong_of_four_backs_is_asked_and_picked(kong_server, browser, tmp_path):
     photo = tmp_path / "table.jpg"
     photo.write_bytes(sample_photo())
-    wait = WebDriverWait(browser, 20)
+    wait = page_wait(browser)
     _open(browser, kong_server)
     Select(browser.find_element(By.ID, "rules")).select_by_value("cantonese")
     browser.find_element(By.ID, "photo-input").send_keys(str(photo))
@@ -478,7 +484,7 @@ def test_a_meld_the_layout_is_unsure_of_is_marked_until_the_player_places_its_ti
                                                                                      tmp_path):
     photo = tmp_path / "table.jpg"
     photo.write_bytes(sample_photo())
-    wait = WebDriverWait(browser, 20)
+    wait = page_wait(browser)
     _open(browser, unsure_server)
     Select(browser.find_element(By.ID, "rules")).select_by_value("cantonese")
     browser.find_element(By.ID, "photo-input").send_keys(str(photo))
@@ -503,7 +509,7 @@ def dora_server():
 def test_the_photo_s_dora_indicators_are_a_row_of_their_own_and_fill_the_dora_picker(dora_server, browser, tmp_path):
     photo = tmp_path / "table.jpg"
     photo.write_bytes(sample_photo())
-    wait = WebDriverWait(browser, 20)
+    wait = page_wait(browser)
     _open(browser, dora_server)
     Select(browser.find_element(By.ID, "rules")).select_by_value("riichi")
     browser.find_element(By.ID, "photo-input").send_keys(str(photo))
@@ -532,7 +538,7 @@ def test_the_photo_s_dora_indicators_are_a_row_of_their_own_and_fill_the_dora_pi
 
 def test_the_page_loads_nothing_from_elsewhere(server, browser):
     browser.get(server + "/")
-    WebDriverWait(browser, 20).until(lambda d: d.execute_script("return document.readyState") == "complete")
+    page_wait(browser).until(lambda d: d.execute_script("return document.readyState") == "complete")
     loaded = browser.execute_script("return performance.getEntriesByType('resource').map((e) => e.name)")
     assert loaded and {urlsplit(name).netloc for name in loaded} == {urlsplit(server).netloc}
 
@@ -562,7 +568,7 @@ def test_teach_my_tiles_read_a_hand_with_them_and_forget_them(real_server, brows
     from mjlens.vision.profile.layout import SHEET_ROWS
 
     recorder: PostRecorder = SERVED["recorder"]
-    wait = WebDriverWait(browser, 90)  # the shipped models on a shared CPU
+    wait = page_wait(browser, 90)  # the shipped models on a shared CPU
     _fresh_page(browser, real_server)
     assert "Not in use" in browser.find_element(By.ID, "profile-state").text
     assert not browser.find_element(By.ID, "profile-forget").is_displayed()
@@ -681,7 +687,7 @@ def test_a_sideways_layout_photo_is_boxed_upright(real_server, browser, layout_p
     _fresh_page(browser, real_server)
     browser.find_element(By.ID, "teach-open").click()
     browser.find_element(By.ID, "teach-file").send_keys(str(sideways))
-    WebDriverWait(browser, 90).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#teach-grid .layout-tile"),
+    page_wait(browser, 90).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#teach-grid .layout-tile"),
                                      message=f"teach status: {browser.find_element(By.ID, 'teach-status').text!r}")
     assert browser.execute_script("return [teach.width, teach.height]") == list(upright.size)
     boxes = browser.execute_script("return teach.tiles.map((t) => t.box)")
@@ -698,7 +704,7 @@ def test_a_layout_photo_that_cannot_be_read_says_what_to_do(real_server, browser
     _fresh_page(browser, real_server)
     browser.find_element(By.ID, "teach-open").click()
     browser.find_element(By.ID, "teach-file").send_keys(str(table))
-    WebDriverWait(browser, 90).until(lambda d: "no_tiles" in d.find_element(By.ID, "teach-status").text)
+    page_wait(browser, 90).until(lambda d: "no_tiles" in d.find_element(By.ID, "teach-status").text)
     status = browser.find_element(By.ID, "teach-status")
     assert "lay the set out face up" in status.text and "bad" in status.get_attribute("class")
     assert not browser.find_elements(By.CSS_SELECTOR, "#teach-grid .layout-tile")
@@ -708,7 +714,7 @@ def test_a_layout_photo_that_cannot_be_read_says_what_to_do(real_server, browser
 def test_a_profile_the_service_no_longer_has_is_dropped_with_a_message(real_server, browser):
     gone = json.dumps({"id": "gone", "token": "t" * 43, "codes": []})
     _fresh_page(browser, real_server, {"mjlens-profile": gone})  # found out when the page opens
-    WebDriverWait(browser, 30).until(lambda d: _kept_profile(d) is None)
+    page_wait(browser, 30).until(lambda d: _kept_profile(d) is None)
     assert "no longer has your tile set" in browser.find_element(By.ID, "profile-note").text
     assert "Not in use" in browser.find_element(By.ID, "profile-state").text
 
@@ -717,7 +723,7 @@ def test_a_profile_the_service_no_longer_has_is_dropped_with_a_message(real_serv
     browser.execute_script("localStorage.setItem('mjlens-profile', arguments[0]); profileNote('')", gone)
     posts = len(recorder.posts)
     browser.find_element(By.ID, "photo-input").send_keys(str(HAND))
-    WebDriverWait(browser, 90).until(lambda d: "Found" in d.find_element(By.ID, "status").text,
+    page_wait(browser, 90).until(lambda d: "Found" in d.find_element(By.ID, "status").text,
                                      message=f"status: {browser.find_element(By.ID, 'status').text!r}")
     reads = [post["fields"].get("profile") for post in recorder.posts[posts:] if post["path"] == "/v1/recognize"]
     assert reads == ["gone", None]

@@ -70,8 +70,7 @@ def test_every_sentence_of_the_page_html_is_marked_for_the_catalogue():
 
 webdriver = pytest.importorskip("selenium.webdriver")
 from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
-from test_web_e2e import CHROMIUM, DRIVER, PHONE, _serve  # noqa: E402
+from test_web_e2e import CHROMIUM, DRIVER, PHONE, _serve, page_wait  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +101,7 @@ def test_a_chinese_browser_reads_the_page_and_the_score_in_chinese(server, chine
         pytest.skip("this Chromium does not take its language from --lang")
     photo = tmp_path / "table.jpg"
     photo.write_bytes(sample_photo())
-    wait = WebDriverWait(browser, 20)
+    wait = page_wait(browser)
     browser.get(server + "/")
     wait.until(lambda d: d.execute_script("return Object.keys(state.catalog).length > 0"))
     assert browser.execute_script("return LANG") == "zh"

@@ -8,17 +8,16 @@ import pytest
 from api_fakes import sample_photo
 
 webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
-from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
-from test_web_e2e import _open, browser, pytestmark, server  # noqa: E402, F401 - the fixtures and the skip
+from selenium.webdriver.support.ui import Select  # noqa: E402
+from test_web_e2e import _open, browser, page_wait, pytestmark, server  # noqa: E402, F401 - the fixtures and the skip
 
 
 def test_riichi_context_fu_payments_and_a_red_five(server, browser, tmp_path):  # noqa: F811
     photo = tmp_path / "table.jpg"
     photo.write_bytes(sample_photo())
-    wait = WebDriverWait(browser, 20)
+    wait = page_wait(browser)
     _open(browser, server)
     rules = Select(browser.find_element(By.ID, "rules"))
     rules.select_by_value("mcr")
@@ -56,7 +55,7 @@ def test_riichi_context_fu_payments_and_a_red_five(server, browser, tmp_path):  
         five.click()
         return True
 
-    WebDriverWait(browser, 20, ignored_exceptions=(StaleElementReferenceException,)).until(tap_five)
+    page_wait(browser).until(tap_five)
     wait.until(ec.visibility_of_element_located((By.ID, "palette")))
     browser.find_element(By.CSS_SELECTOR, '#palette .tile[data-code="0p"]').click()
     browser.find_element(By.ID, "editor-done").click()
