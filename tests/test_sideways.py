@@ -23,6 +23,13 @@ def test_a_wide_box_among_upright_ones_lies_sideways_and_no_other():
     assert lying_sideways(_row()) == [3]
 
 
+def test_the_tile_added_on_a_sideways_tile_lies_sideways_too():
+    added = _tile(181, width=79, height=60, y=40)  # on the called tile, as the fourth tile of a kong
+    beside = _tile(240, width=80, height=60, y=40)  # as wide, but on no sideways tile
+    assert lying_sideways([*_row(), added]) == [3, 6]
+    assert lying_sideways([*_row()[:3], _tile(180), beside]) == []
+
+
 def test_a_row_all_on_its_side_or_a_tile_alone_is_left_to_the_other_readings():
     on_their_side = [_tile(x, width=80, height=60) for x in (0, 80, 160)]
     assert lying_sideways(on_their_side) == []

@@ -27,6 +27,10 @@ LINE, REACH, NEAREST = 0.35, 1.5, 3
 #: The neighbours stand upright: their boxes at most this wide for their height at the median (a row of tiles all
 #: on their side is a photo turned, ``vision.reading.second.turned``).
 UPRIGHT = 1.0
+#: A tile lies on a sideways tile when its centre is within ``STACK_ALONG`` of that tile's width of the other's
+#: along the row, its bottom within ``STACK_APART`` of the other's height of the other's top, and its width within
+#: ``STACK_WIDTH`` of the other's.
+STACK_ALONG, STACK_APART, STACK_WIDTH = 0.25, 0.35, 0.2
 #: Quarter turns clockwise that stand a sideways tile up: the usual way first; the other is taken where it reads
 #: surer by ``TURN_GAIN``.
 USUAL_TURN, OTHER_TURN, TURN_GAIN = 1, 3, 0.2
@@ -55,6 +59,20 @@ def lying_sideways(tiles: Sequence[Detection]) -> list[int]:
         typical = statistics.median(aspect[np.concatenate([left, right])].tolist())
         if typical <= UPRIGHT and aspect[i] > SIDEWAYS_RATIO * typical:
             found.append(int(i))
+    return found + on_sideways(box, found)
+
+
+def on_sideways(box: np.ndarray, sideways: list[int]) -> list[int]:
+    """The tiles lying on a sideways tile as wide as they (the tile added to a called pung to make a kong lies
+    sideways on the called tile): box x1, y1, x2, y2 per tile."""
+    width, height = box[:, 2] - box[:, 0], box[:, 3] - box[:, 1]
+    found = []
+    for i in sideways:
+        cx = (box[i, 0] + box[i, 2]) / 2
+        above = ((np.abs((box[:, 0] + box[:, 2]) / 2 - cx) <= STACK_ALONG * width[i])
+                 & (np.abs(box[:, 3] - box[i, 1]) <= STACK_APART * height[i])
+                 & (np.abs(width / width[i] - 1) <= STACK_WIDTH) & (width > UPRIGHT * height))
+        found += [int(j) for j in np.flatnonzero(above) if j not in sideways and j not in found]
     return found
 
 
