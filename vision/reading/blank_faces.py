@@ -19,7 +19,7 @@ from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.detection import Detection, boxes_in_pixels
 from mjlens.vision.runtime.crops import crop_tiles
 
-BLANK = "5z"
+BLANK = "5z"  # 白, the one blank face
 #: Two tiles are neighbours in a row when their centres lie apart vertically by at most ``LINE`` of the taller
 #: one's height and their heights within a ratio of ``TALL`` (a meld's sideways tile is as tall as a tile is wide);
 #: only upright tiles (boxes at most ``UPRIGHT`` as wide as tall) measure the width a gap is counted in.

@@ -29,7 +29,7 @@ from mjlens.i18n import msg
 from mjlens.scoring.tiles import DETECTOR_CLASSES
 from mjlens.vision.detection import Detection, boxes_in_pixels, mean_confidence
 from mjlens.vision.profile import Profile, ProfiledClassifier, ProfileError
-from mjlens.vision.reading.blank_faces import blank_faces
+from mjlens.vision.reading.blank_faces import BLANK, blank_faces
 from mjlens.vision.reading.closer_view import with_closer_view
 from mjlens.vision.reading.path import KeepAt, Reading, one_set, read_photo
 from mjlens.vision.reading.row_gaps import ROW_KEEP, ROW_TILE, row_gaps
@@ -62,7 +62,7 @@ FLOOR = 0.03
 #: A tile read as 白 (``BLANK``, the one blank face) is kept only where the classifier reads it at least ``BLANK_SURE``
 #: surely: paper, a phone, a book's spine or a keyboard's keys read as a blank face, less surely than the real 白 of
 #: hk-photos ``valid`` (all 0.957 or more); chosen on synthetic hard negatives (docs/experiments/hard-negatives.md).
-BLANK, BLANK_SURE = "5z", 0.9
+BLANK_SURE = 0.9
 INPUT_SIZE = 448
 #: Photos are decoded with at least this long side (a JPEG reduced while decoding, never more than needed): the
 #: classifier cuts its crops from the decoded photo, and a 17-tile row across 1024 px gives tiles 60 px wide and
