@@ -31,6 +31,7 @@ from mjlens.vision.detection import Detection, boxes_in_pixels, mean_confidence
 from mjlens.vision.profile import Profile, ProfiledClassifier, ProfileError
 from mjlens.vision.reading.blank_faces import BLANK, blank_faces
 from mjlens.vision.reading.closer_view import with_closer_view
+from mjlens.vision.reading.lone_blanks import without_lone_blanks
 from mjlens.vision.reading.path import KeepAt, Reading, one_set, read_photo
 from mjlens.vision.reading.row_gaps import ROW_KEEP, ROW_TILE, row_gaps
 from mjlens.vision.reading.second import SECOND_READINGS
@@ -242,16 +243,17 @@ class TwoStageDetector:
     def reading_of(self, bgr: np.ndarray, pixel_scale: float = 1.0, keep_at: KeepAt | None = None, *,
                    candidates_at: float | None = None) -> Reading:
         """The reading of a photo: its first reading, then the second readings that apply
-        (``vision.reading.second``), at ``keep_at`` (the pair's by default); with ``candidates_at``, the
-        candidates for mAP kept along the way."""
+        (``vision.reading.second``), at ``keep_at`` (the pair's by default), less the 白 that lie away from every
+        other tile (``lone_blanks``); with ``candidates_at``, the candidates for mAP kept along the way."""
         keep_at = keep_at or self.keep_at
         first = self.first_reading(bgr, pixel_scale, keep_at, candidates_at=candidates_at)
         if (zoom := self.few_tiles_zoom(first.tiles, bgr, pixel_scale)) is not None:
             larger = self.first_reading(bgr, pixel_scale, keep_at, zoom, candidates_at=candidates_at)
             if larger_first(first.tiles, larger.tiles):
                 first = larger
-        return read_photo(self, bgr, pixel_scale, keep_at, SECOND_READINGS, candidates_at=candidates_at,
-                          first=first)
+        reading = read_photo(self, bgr, pixel_scale, keep_at, SECOND_READINGS, candidates_at=candidates_at,
+                             first=first)
+        return replace(reading, tiles=without_lone_blanks(reading.tiles))
 
     def few_tiles_zoom(self, found: Sequence[Detection], bgr: np.ndarray, pixel_scale: float = 1.0) -> int | None:
         """The larger detector input to make the first reading at again when it found fewer tiles than a hand,
