@@ -1,5 +1,6 @@
 """Box arithmetic on arrays of boxes (N x 4: x1 y1 x2 y2), shared by the detector's decoding, the rules that drop
-boxes (``vision.reading.twins``, ``vision.reading.second.small_tiles``), the layout and the evaluation.
+boxes (``vision.reading.twins``, ``vision.reading.second.small_tiles``), the rules that look at a tile's
+neighbours (``vision.reading.sideways``, ``vision.reading.lone_blanks``), the layout and the evaluation.
 
 float32 by default, as the detector's output is; the layout asks for float64, the precision its other geometry is
 computed in.
@@ -29,3 +30,12 @@ def box_iou(a: np.ndarray, b: np.ndarray, dtype: type = np.float32) -> np.ndarra
     """IoU of every box in ``a`` (N x 4, x1 y1 x2 y2) with every box in ``b`` (M x 4): an N x M matrix."""
     inter = box_intersection(a, b, dtype)
     return inter / np.maximum(box_area(a, dtype)[:, None] + box_area(b, dtype)[None, :] - inter, 1e-9)
+
+
+def box_gaps(boxes: np.ndarray, dtype: type = np.float32) -> tuple[np.ndarray, np.ndarray]:
+    """The space between every two of ``boxes`` (N x 4) across (x) and along (y), 0 where they overlap that way:
+    two N x N matrices."""
+    boxes = np.asarray(boxes, dtype=dtype).reshape(-1, 4)
+    across = np.maximum(boxes[None, :, 0] - boxes[:, None, 2], boxes[:, None, 0] - boxes[None, :, 2])
+    along = np.maximum(boxes[None, :, 1] - boxes[:, None, 3], boxes[:, None, 1] - boxes[None, :, 3])
+    return np.maximum(across, 0), np.maximum(along, 0)

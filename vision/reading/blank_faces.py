@@ -30,6 +30,7 @@ FIT, MOST = 0.3, 4
 #: upright and turned half round: a blank face reads the same both ways) and its colour lies within ``SAME_COLOUR``
 #: (CIELAB distance) of the faces of the two tiles beside it.
 SURE, SAME_COLOUR = 0.75, 18.0
+#: A face's colour is that of its brightest ``GROUND`` of pixels: the ground the ink is printed on.
 GROUND = 0.3
 
 

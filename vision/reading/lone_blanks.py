@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from mjlens.vision.boxes import box_gaps
 from mjlens.vision.detection import Detection
 from mjlens.vision.reading.blank_faces import BLANK
 
@@ -27,8 +28,7 @@ def near_each_other(tiles: Sequence[Detection]) -> np.ndarray:
     """Which pairs of ``tiles`` are near (``NEAR``): a square boolean matrix, each tile near itself."""
     box = np.array([t.box for t in tiles], float).reshape(-1, 4)
     width, height = box[:, 2] - box[:, 0], box[:, 3] - box[:, 1]
-    across = np.maximum(np.maximum(box[None, :, 0] - box[:, None, 2], box[:, None, 0] - box[None, :, 2]), 0)
-    along = np.maximum(np.maximum(box[None, :, 1] - box[:, None, 3], box[:, None, 1] - box[None, :, 3]), 0)
+    across, along = box_gaps(box, np.float64)
     side = np.minimum(np.minimum(width[:, None], width[None, :]), np.minimum(height[:, None], height[None, :]))
     return (across <= NEAR * side) & (along <= NEAR * side)
 

@@ -17,6 +17,7 @@ from dataclasses import replace
 import numpy as np
 
 from mjlens.scoring.tiles import DETECTOR_CLASSES
+from mjlens.vision.boxes import box_gaps
 from mjlens.vision.detection import Detection, boxes_in_pixels
 from mjlens.vision.hand.layout import SIDEWAYS_RATIO
 from mjlens.vision.runtime.detector import ALT_FLOOR, TOP_K
@@ -44,7 +45,7 @@ def lying_sideways(tiles: Sequence[Detection]) -> list[int]:
     width, height = box[:, 2] - box[:, 0], box[:, 3] - box[:, 1]
     cx, cy = (box[:, 0] + box[:, 2]) / 2, (box[:, 1] + box[:, 3]) / 2
     aspect = width / np.maximum(height, 1e-6)
-    apart = np.maximum(box[:, None, 0] - box[None, :, 2], box[None, :, 0] - box[:, None, 2])
+    apart, _ = box_gaps(box, np.float64)
     in_line = ((np.abs(cy[:, None] - cy[None, :]) <= LINE * np.maximum(height[:, None], height[None, :]))
                & (apart <= REACH * np.minimum(width[:, None], width[None, :])))
     np.fill_diagonal(in_line, False)
