@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from test_detector import anchor, split, tiny_model
@@ -31,6 +32,7 @@ from mjlens.vision.reading.second.small_tiles import (
     second_reading_input,
     tile_side,
 )
+from mjlens.vision.reading.second.squeezed import squeezed_by_detail_alone
 from mjlens.vision.runtime.classifier import CropClassifier
 from mjlens.vision.runtime.detector import Detector, decode
 
@@ -161,6 +163,19 @@ def test_a_first_reading_of_few_small_tiles_is_made_again_larger_and_kept_where_
     many, sizes = spied_pair(tmp_path / "many", tiles(8, rows=3))  # as many as a hand: read once whole
     many.detect(photo)
     assert sizes == [None, ZOOM_INPUT] and many.arounds[1] is not None
+
+
+def test_a_squeezed_photo_of_few_tiles_is_not_read_again_larger(tmp_path):
+    """Its tiles are stretched, not small: the squeezed-photo reading reads them, and a larger input finds none."""
+    noise = np.random.default_rng(3).integers(0, 256, (128, 16, 3), dtype=np.uint8)
+    squeezed = cv2.resize(cv2.GaussianBlur(noise, (5, 5), 1.0), (128, 128))  # a strip stretched 8 times along x
+    assert squeezed_by_detail_alone(squeezed)
+    pair, sizes = spied_pair(tmp_path, tiles(8))
+    assert pair.few_tiles_zoom(pair.find(squeezed), squeezed) is None
+    assert pair.few_tiles_zoom(pair.find(squeezed), squeezed.transpose(1, 0, 2).copy()) is None
+    as_taken = cv2.GaussianBlur(np.random.default_rng(3).integers(0, 256, (128, 128, 3), dtype=np.uint8), (5, 5), 1.0)
+    assert not squeezed_by_detail_alone(as_taken)
+    assert pair.few_tiles_zoom(pair.find(as_taken), as_taken) == ZOOM_INPUT
 
 
 def test_large_tiles_and_fixed_inputs_are_read_once(tmp_path, photo):

@@ -43,7 +43,13 @@ from mjlens.vision.reading.second.small_tiles import (
     larger_first,
     second_reading_input,
 )
-from mjlens.vision.reading.second.squeezed import MIN_TILES, Squash, candidate_squashes, reading_score
+from mjlens.vision.reading.second.squeezed import (
+    MIN_TILES,
+    Squash,
+    candidate_squashes,
+    reading_score,
+    squeezed_by_detail_alone,
+)
 from mjlens.vision.reading.second.turned import ON_THEIR_SIDE, QUARTER, median_aspect, row_turn, rows_upright
 from mjlens.vision.reading.sideways import read_sideways
 from mjlens.vision.reading.sure_boxes import sure_boxes
@@ -257,12 +263,15 @@ class TwoStageDetector:
 
     def few_tiles_zoom(self, found: Sequence[Detection], bgr: np.ndarray, pixel_scale: float = 1.0) -> int | None:
         """The larger detector input to make the first reading at again when it found fewer tiles than a hand,
-        none of them large (``vision.reading.second.small_tiles.few_tiles_input``); None as ``zoom_for``."""
+        none of them large (``vision.reading.second.small_tiles.few_tiles_input``); None as ``zoom_for``, and for a
+        photo whose detail says it was squeezed (``squeezed_by_detail_alone``): its tiles are stretched, not small,
+        and the squeezed-photo reading reads them."""
         if self.detector.fixed_shape or not self.zoom_input:
             return None
         height, width = bgr.shape[:2]
-        return few_tiles_input(found, width / pixel_scale, height / pixel_scale, self.input_size, self.zoom_input,
+        zoom = few_tiles_input(found, width / pixel_scale, height / pixel_scale, self.input_size, self.zoom_input,
                                self.few_tiles, pixels=max(width, height))
+        return None if zoom is None or squeezed_by_detail_alone(bgr) else zoom
 
     def detect(self, bgr: np.ndarray, pixel_scale: float = 1.0, *, conf: float | None = None,
                bonus_conf: float | None = None, back_conf: float | None = None) -> list[Detection]:

@@ -115,6 +115,13 @@ def squeezed_by_detail(bgr: np.ndarray, detections: Sequence[Detection]) -> bool
     return ratio > SQUEEZED_DETAIL_ALONE if aspect > 1 else ratio < 1 / SQUEEZED_DETAIL_ALONE
 
 
+def squeezed_by_detail_alone(bgr: np.ndarray) -> bool:
+    """True when the photo's detail alone says it was squeezed along one axis (``SQUEEZED_DETAIL_ALONE``), whatever
+    its boxes: few or no tiles found in it are stretched, not small."""
+    ratio = detail_ratio(bgr)
+    return ratio > SQUEEZED_DETAIL_ALONE or ratio < 1 / SQUEEZED_DETAIL_ALONE
+
+
 def detail_ratio(bgr: np.ndarray) -> float:
     """The mean brightness step between pixels side by side over that between pixels one above the other: about 1
     in a photo taken as it was, far below 1 in one stretched along x, far above in one stretched along y."""
