@@ -30,7 +30,7 @@ from mjlens.api.service.app import create_app
 from mjlens.api.service.settings import Settings
 
 webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
@@ -235,10 +235,27 @@ def _tap_box(browser, index: int) -> None:
     page_wait(browser).until(tapped)
 
 
+#: What the page shows after a tap whose editor did not open: enough to tell a tap that landed elsewhere (the element
+#: at the box's centre, the scroll) from an editor that opened and closed again (the selection, a rescore pending).
+PAGE_AFTER_TAP = """
+const box = document.querySelector(`#boxes .box[data-i="${arguments[0]}"]`);
+const rect = box ? box.getBoundingClientRect() : null;
+const hit = rect ? document.elementFromPoint(rect.x + rect.width / 2, rect.y + rect.height / 2) : null;
+return {selected: state.selected, editorOpen: $("#editor").open, boxes: document.querySelectorAll("#boxes .box").length,
+        box: rect && [rect.x, rect.y, rect.width, rect.height], atCentre: hit && hit.outerHTML.slice(0, 120),
+        scrollY: window.scrollY, scorePending: $("#score").classList.contains("pending"),
+        status: $("#status").textContent};
+"""
+
+
 def _place(browser, wait, index: int, role_text: str) -> None:
     """Tap tile ``index`` on the photo and move it with the role button whose label holds ``role_text``."""
     _tap_box(browser, index)
-    wait.until(ec.visibility_of_element_located((By.ID, "roles")))
+    try:
+        wait.until(ec.visibility_of_element_located((By.ID, "roles")))
+    except TimeoutException:
+        pytest.fail(f"the editor did not open after a tap on tile {index}: "
+                    f"{browser.execute_script(PAGE_AFTER_TAP, index)}")
     next(b for b in browser.find_elements(By.CSS_SELECTOR, "#roles button") if role_text in b.text).click()
     browser.find_element(By.ID, "editor-done").click()
 
