@@ -22,7 +22,7 @@ from mjlens.vision.reading.reader import (
     load_tile_reader,
     loaded_models,
 )
-from mjlens.vision.reading.second.squeezed import MIN_TILES, candidate_squashes
+from mjlens.vision.reading.second.squeezed import MIN_TILES, candidate_squashes, squeezed_by_detail_alone
 from mjlens.vision.recognize import Recognizer
 from mjlens.vision.runtime.classifier import CLASSIFIER_ENV, DEFAULT_CLASSIFIER, PAIR_KEY, CropClassifier
 from mjlens.vision.runtime.crops import PAD_VALUE, crop_tiles
@@ -405,6 +405,23 @@ def test_a_squeezed_photo_is_read_only_at_the_squashes_whose_boxes_most_surely_h
     squash, reading, _ = reader.best_squash(photo, to_beat=0.0)
     assert read == sizes[::-1][:SQUASHES_READ]
     assert squash == list(candidate_squashes())[-1] and len(reading.tiles) == MIN_TILES
+
+
+def test_a_squash_that_leaves_the_photo_squeezed_is_not_located(reader, monkeypatch):
+    noise = np.random.default_rng(3).integers(0, 256, (64, 640, 3), dtype=np.uint8)
+    strip = cv2.resize(cv2.GaussianBlur(noise, (5, 5), 1.0), (640, 640))  # stretched 10 times along y
+    assert squeezed_by_detail_alone(strip)
+    located = []
+
+    def raw(image, *args, **kwargs):
+        located.append(image.shape[:2])
+        return (image.shape[:2],)
+
+    monkeypatch.setattr(reader.detector, "raw", raw)
+    monkeypatch.setattr(reader, "locate", lambda size: [])
+    reader.best_squash(strip, to_beat=0.0)
+    kept = [s.apply(strip).shape[:2] for s in candidate_squashes(strip) if not squeezed_by_detail_alone(s.apply(strip))]
+    assert located == kept and 0 < len(located) < len(list(candidate_squashes(strip)))  # by 2 or 3: still squeezed
 
 
 def test_eval_candidates_offer_the_top_readings_of_each_box(reader, photo):

@@ -306,12 +306,16 @@ class TwoStageDetector:
                     candidates_at: float | None = None) -> tuple[Squash, Reading, tuple[float, float]] | None:
         """The squash of ``bgr`` whose reading scores above ``to_beat`` and every other squash: the squash, its
         reading (boxes in the squashed image; with the candidates for mAP at ``candidates_at``) and the pixels of
-        ``bgr`` per squashed pixel; None if none does. Every squash worth trying (``candidate_squashes``) is
-        located, and only the ``SQUASHES_READ`` whose boxes most surely hold tiles are read."""
+        ``bgr`` per squashed pixel; None if none does. Every squash worth trying (``candidate_squashes``) whose
+        squashed photo no longer looks squeezed by its detail (``squeezed_by_detail_alone``: squashed too little, or
+        too much the other way) is located, and only the ``SQUASHES_READ`` whose boxes most surely hold tiles are
+        read."""
         keep_at = keep_at or self.keep_at
         located = []
         for squash in candidate_squashes(bgr):
             image = squash.apply(bgr)
+            if squeezed_by_detail_alone(image):
+                continue
             raw = self.detector.raw(image)
             boxes = self.locate(*raw)
             located.append((reading_score([d for d in boxes if d.confidence >= keep_at.tiles]), squash, image, raw,
