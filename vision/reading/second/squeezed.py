@@ -43,7 +43,8 @@ SQUEEZED_DETAIL = 2.0
 #: stretched tiles can be read surely and look no longer than an upright tile with its thickness showing. hk-photos
 #: `train` and `valid` photos taken as they were lie at 0.34-2.16 (the squeezed ones 0.09-0.16 and 3.3-7.0);
 #: synthetic photos reach 0.29 and 3.3, their boxes at most 1.3 times longer along that axis, where two squeezed
-#: tiles in a box make 2.1.
+#: tiles in a box make 2.1. Beyond it, by its detail alone, a photo is not read larger for the few tiles found in
+#: it, and a squash that leaves it so is not located (``squeezed_by_detail_alone``).
 SQUEEZED_DETAIL_ALONE = 3.0
 BOXES_ALONG_SQUEEZE = 1.75
 #: Height / width of an upright tile's face: what a stretched tile is squashed back to when the factor is known.
