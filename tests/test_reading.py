@@ -32,7 +32,7 @@ class FirstReader:
 class Again:
     """A second reading that applies where ``applies`` says, reads one tile of ``code`` and is weighed by adding it."""
 
-    turns_whole = False
+    turns_whole = squashes = False
 
     def __init__(self, code: str, applies: bool = True, ends: bool = False):
         self.name, self.code, self.applying, self.ends = code, code, applies, ends
@@ -60,6 +60,40 @@ def test_the_readings_that_apply_are_weighed_in_order_until_one_that_ends():
     with_candidates = read_photo(FirstReader(), photo, 1.0, KeepAt(0.2, 0.2, 0.2), readings, candidates_at=0.001)
     assert with_candidates.tiles == answer.tiles  # the same tiles, the candidates kept along the way
     assert [t.code for t in with_candidates.candidates] == ["1m", "2m", "3m", "5m"]
+
+
+class Squashing(Again):
+    """Reads the image squashed back (here: as it is) and goes on there with ``within`` only."""
+
+    squashes = True
+
+    def __init__(self, within):
+        super().__init__("squashed", ends=True)
+        self.within = within
+
+    def read_again(self, photo):
+        return photo.read_squashed(photo.bgr, self.within, photo.first)
+
+    def weigh(self, so_far, again):
+        return again
+
+
+class TurningWhole(Again):
+    """Reads the image turned whole (here: as it is), as any photo is but never turned whole again."""
+
+    turns_whole = True
+
+    def read_again(self, photo):
+        return photo.read_turned_whole(photo.bgr)
+
+
+def test_an_image_squashed_back_is_not_squashed_again_however_it_is_turned():
+    turning = TurningWhole("turned")
+    squashing = Squashing([turning])
+    other = Again("5m")
+    read_photo(FirstReader(), np.zeros((10, 40, 3), np.uint8), 1.0, KeepAt(0.2, 0.2, 0.2), [squashing, turning, other])
+    assert squashing.asked == 1  # the squashed image, turned whole, is read with the others, not squashed again
+    assert turning.asked == 1 and other.asked == 1
 
 
 @pytest.mark.parametrize("anchors, runs, few_tiles", [

@@ -138,10 +138,11 @@ class Photo:
                           [second for second in self.every if not second.turns_whole], every=self.every,
                           candidates_at=self.candidates_at)
 
-    def read_within(self, bgr: np.ndarray, readings: Sequence[SecondReading], first: Reading) -> Reading:
-        """``bgr``, an image made from this one in pixels of its own, whose first reading is ``first``, read on
-        with ``readings`` only."""
-        return read_photo(self.reader, bgr, 1.0, self.keep_at, readings, every=self.every,
+    def read_squashed(self, bgr: np.ndarray, readings: Sequence[SecondReading], first: Reading) -> Reading:
+        """``bgr``, this image squashed back in pixels of its own, whose first reading is ``first``, read on with
+        ``readings`` only, and never squashed again, however it is turned."""
+        return read_photo(self.reader, bgr, 1.0, self.keep_at, readings,
+                          every=[second for second in self.every if not second.squashes],
                           candidates_at=self.candidates_at, first=first)
 
 
@@ -152,6 +153,8 @@ class SecondReading(Protocol):
     name: str
     #: Whether it reads the whole photo turned: an image turned whole is not turned whole again.
     turns_whole: bool
+    #: Whether it reads the photo squashed back: an image squashed back is not squashed again.
+    squashes: bool
     #: Whether its reading is the answer once it applies: the readings after it are made inside it, or not at all.
     ends: bool
 

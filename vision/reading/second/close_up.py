@@ -115,6 +115,7 @@ class CloseUp:
 
     name = "close up"
     turns_whole = False
+    squashes = True
     ends = True
 
     def applies(self, photo: Photo) -> bool:

@@ -158,6 +158,7 @@ class SmallTiles:
 
     name = "small tiles"
     turns_whole = False
+    squashes = False
     ends = False
 
     def applies(self, photo: Photo) -> bool:

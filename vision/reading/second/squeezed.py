@@ -170,6 +170,7 @@ class SqueezedPhoto:
 
     name = "squeezed"
     turns_whole = False
+    squashes = True
     ends = True
 
     def applies(self, photo: Photo) -> bool:
@@ -183,7 +184,7 @@ class SqueezedPhoto:
             return photo.first
         squash, first, (scale_x, scale_y) = squashed
         turns = [second for second in photo.readings if second.turns_whole]
-        again = photo.read_within(squash.apply(photo.bgr), turns, first)
+        again = photo.read_squashed(squash.apply(photo.bgr), turns, first)
         return again.moved(lambda tiles: rescaled(tiles, scale_x / photo.pixel_scale, scale_y / photo.pixel_scale))
 
     def weigh(self, so_far: Reading, again: Reading) -> Reading:

@@ -224,6 +224,7 @@ class QuarterTurn:
 
     name = "quarter turn"
     turns_whole = True
+    squashes = False
     ends = True
 
     def applies(self, photo: Photo) -> bool:
@@ -246,6 +247,7 @@ class DiagonalRows:
 
     name = "diagonal rows"
     turns_whole = False
+    squashes = False
     ends = False
 
     def applies(self, photo: Photo) -> bool:

@@ -82,6 +82,7 @@ class UpsideDown:
 
     name = "upside down"
     turns_whole = True
+    squashes = False
     ends = False
 
     def applies(self, photo: Photo) -> bool:
