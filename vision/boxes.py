@@ -1,6 +1,7 @@
 """Box arithmetic on arrays of boxes (N x 4: x1 y1 x2 y2), shared by the detector's decoding, the rules that drop
 boxes (``vision.reading.twins``, ``vision.reading.second.small_tiles``), the rules that look at a tile's
-neighbours (``vision.reading.sideways``, ``vision.reading.lone_blanks``), the layout and the evaluation.
+neighbours (``vision.reading.sideways``, ``vision.reading.lone_blanks``) or at the photo's edge
+(``vision.reading.sure_boxes``, ``vision.reading.edge_on``), the layout and the evaluation.
 
 float32 by default, as the detector's output is; the layout asks for float64, the precision its other geometry is
 computed in.
@@ -39,3 +40,14 @@ def box_gaps(boxes: np.ndarray, dtype: type = np.float32) -> tuple[np.ndarray, n
     across = np.maximum(boxes[None, :, 0] - boxes[:, None, 2], boxes[:, None, 0] - boxes[None, :, 2])
     along = np.maximum(boxes[None, :, 1] - boxes[:, None, 3], boxes[:, None, 1] - boxes[None, :, 3])
     return np.maximum(across, 0), np.maximum(along, 0)
+
+
+#: A box within this many pixels of the photo's edge is cut by it (docs/experiments/sure-boxes.md).
+FRAME_EDGE = 2.0
+
+
+def cut_by_frame(box, width: float, height: float, edge: float = FRAME_EDGE) -> bool:
+    """Whether the photo's edge (a ``width`` x ``height`` photo, in the box's pixels) cuts ``box`` (x1 y1 x2 y2)."""
+    x1, y1, x2, y2 = box
+    return min(x1, y1) <= edge or x2 >= width - edge or y2 >= height - edge
+

@@ -14,13 +14,13 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from mjlens.vision.boxes import box_area, box_intersection
+from mjlens.vision.boxes import box_area, box_intersection, cut_by_frame
 from mjlens.vision.detection import Detection
 
-#: The least chance of a tile a box is kept at whatever its reading; a box within ``EDGE`` pixels of the photo's
-#: edge is cut by it; a box that shares more than ``OVER`` of its own area with a kept tile lies over it. Chosen on
-#: held-out photos of seed 9102, hk-photos ``valid`` and empty photos (docs/experiments/sure-boxes.md).
-SURE_BOX, EDGE, OVER = 0.4, 2.0, 0.3
+#: The least chance of a tile a box is kept at whatever its reading; a box that shares more than ``OVER`` of its own
+#: area with a kept tile lies over it. Chosen, with the photo's edge (``vision.boxes.FRAME_EDGE``), on held-out
+#: photos of seed 9102, hk-photos ``valid`` and empty photos (docs/experiments/sure-boxes.md).
+SURE_BOX, OVER = 0.4, 0.3
 
 
 def sure_boxes(dropped: Sequence[Detection], kept: Sequence[Detection], width: float, height: float
@@ -29,8 +29,7 @@ def sure_boxes(dropped: Sequence[Detection], kept: Sequence[Detection], width: f
     photo (``width`` x ``height`` pixels) and over no ``kept`` tile; ``dropped`` carry the detector's chance."""
     found: list[Detection] = []
     for box in sorted(dropped, key=lambda d: -d.confidence):
-        x1, y1, x2, y2 = box.box
-        if box.confidence < SURE_BOX or min(x1, y1) <= EDGE or x2 >= width - EDGE or y2 >= height - EDGE:
+        if box.confidence < SURE_BOX or cut_by_frame(box.box, width, height):
             continue
         others = [tile.box for tile in (*kept, *found)]
         area = box_area([box.box], np.float64)[0]
