@@ -26,11 +26,12 @@ from pathlib import Path
 import numpy as np
 
 from mjlens.i18n import msg
-from mjlens.scoring.tiles import DETECTOR_CLASSES
+from mjlens.scoring.tiles import BACK_CODE, DETECTOR_CLASSES
 from mjlens.vision.detection import Detection, boxes_in_pixels, mean_confidence
 from mjlens.vision.profile import Profile, ProfiledClassifier, ProfileError
 from mjlens.vision.reading.blank_faces import BLANK, blank_faces
 from mjlens.vision.reading.closer_view import with_closer_view
+from mjlens.vision.reading.edge_on import edge_on
 from mjlens.vision.reading.lone_blanks import without_lone_blanks
 from mjlens.vision.reading.path import KeepAt, Reading, one_set, read_photo
 from mjlens.vision.reading.row_gaps import ROW_KEEP, ROW_TILE, row_gaps
@@ -157,7 +158,8 @@ class TwoStageDetector:
              keep_at: KeepAt | None = None) -> list[Detection]:
         """The located boxes whose chance of a tile times the classifier's probability reaches ``keep_at`` (the
         pair's by default), those in a row's gaps (``row_gaps``) and those the detector is sure of (``sure_boxes``),
-        each named by the classifier: code, probability, runner-up codes; then the blank faces standing in a row's
+        each named by the classifier: code, probability, runner-up codes (no face-down tile where the box is no tile's
+        shape: ``edge_on``); then the blank faces standing in a row's
         gaps that no box found (``blank_faces``), the tiles lying sideways in a row named turned back
         (``read_sideways``), and the reading made one tile set's (``one_set``)."""
         keep_at = keep_at or self.keep_at
@@ -165,12 +167,15 @@ class TwoStageDetector:
         if not located:
             return []
         probs = self.probabilities(bgr, located, pixel_scale)
+        image_size = (bgr.shape[1] / pixel_scale, bgr.shape[0] / pixel_scale)
         read, unsure, dropped = [], [], {}
         for detection, row in zip(located, probs, strict=True):
             order = np.argsort(-row)
             code, probability = self.names[order[0]], float(row[order[0]])
             if code == BLANK and probability < BLANK_SURE:
                 continue
+            if code == BACK_CODE and edge_on(detection.box, *image_size):
+                continue  # a tile's side or the space between two, not a tile lying face down
             alternatives = tuple((self.names[c], float(row[c])) for c in order[1:TOP_K + 1] if row[c] >= ALT_FLOOR)
             tile = replace(detection, code=code, confidence=probability, alternatives=alternatives)
             if detection.confidence * probability >= keep_at.of(code):
@@ -180,9 +185,8 @@ class TwoStageDetector:
                 unsure.append(tile)
             dropped[detection] = tile
         read += row_gaps(unsure, read)
-        height, width = (side / pixel_scale for side in bgr.shape[:2])
-        read += [dropped[box] for box in sure_boxes([d for d, t in dropped.items() if t not in read], read, width,
-                                                    height)]
+        read += [dropped[box] for box in sure_boxes([d for d, t in dropped.items() if t not in read], read,
+                                                    *image_size)]
         read += blank_faces(self.classifier, bgr, read, pixel_scale)
         return one_set(read_sideways(self.classifier, bgr, read, pixel_scale))
 
