@@ -9,6 +9,8 @@ computed in.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 
@@ -46,8 +48,7 @@ def box_gaps(boxes: np.ndarray, dtype: type = np.float32) -> tuple[np.ndarray, n
 FRAME_EDGE = 2.0
 
 
-def cut_by_frame(box, width: float, height: float, edge: float = FRAME_EDGE) -> bool:
+def cut_by_frame(box: Sequence[float], width: float, height: float, edge: float = FRAME_EDGE) -> bool:
     """Whether the photo's edge (a ``width`` x ``height`` photo, in the box's pixels) cuts ``box`` (x1 y1 x2 y2)."""
     x1, y1, x2, y2 = box
     return min(x1, y1) <= edge or x2 >= width - edge or y2 >= height - edge
-

@@ -13,11 +13,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from mjlens.vision.boxes import cut_by_frame
-from mjlens.vision.reading.second.squeezed import stretched_aspect
+from mjlens.vision.reading.second.squeezed import box_aspect, stretched_aspect
 
 
 def edge_on(box: Sequence[float], width: float, height: float) -> bool:
     """Whether ``box`` (x1 y1 x2 y2, in a ``width`` x ``height`` photo's pixels) is longer than any tile's and not cut
     by the photo's edge."""
-    x1, y1, x2, y2 = box
-    return not cut_by_frame(box, width, height) and stretched_aspect((y2 - y1) / max(x2 - x1, 1e-6))
+    return not cut_by_frame(box, width, height) and stretched_aspect(box_aspect([box]))

@@ -158,10 +158,10 @@ class TwoStageDetector:
              keep_at: KeepAt | None = None) -> list[Detection]:
         """The located boxes whose chance of a tile times the classifier's probability reaches ``keep_at`` (the
         pair's by default), those in a row's gaps (``row_gaps``) and those the detector is sure of (``sure_boxes``),
-        each named by the classifier: code, probability, runner-up codes (no face-down tile where the box is no tile's
-        shape: ``edge_on``); then the blank faces standing in a row's
-        gaps that no box found (``blank_faces``), the tiles lying sideways in a row named turned back
-        (``read_sideways``), and the reading made one tile set's (``one_set``)."""
+        each named by the classifier: code, probability, runner-up codes (no face-down tile where the box is no
+        tile's shape: ``edge_on``); then the blank faces standing in a row's gaps that no box found
+        (``blank_faces``), the tiles lying sideways in a row named turned back (``read_sideways``), and the reading
+        made one tile set's (``one_set``)."""
         keep_at = keep_at or self.keep_at
         located = [d for d in located if d.confidence >= keep_at.lowest]  # no probability keeps a box below it
         if not located:
